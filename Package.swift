@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Ferry",
+    products: [
+        .executable(name: "ferry", targets: ["ferry"]),
+        .library(name: "FerryKit", targets: ["FerryKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+    ],
+    targets: [
+        // C shims: typed wrappers for what Swift cannot import, nothing else.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CNCurses", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
+
+        // The AFNetworking analogue on libcurl. Only Transport/ imports CCurl.
+        .target(
+            name: "FerryKit",
+            dependencies: ["CCurl", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // The persistent queue (journal, scheduler, batch input).
+        .target(name: "FerryQueue", dependencies: ["FerryKit"]),
+        // The terminal front end. Only its ncurses backend imports CNCurses.
+        .target(name: "FerryTUI", dependencies: ["FerryQueue", "CNCurses"]),
+        // The command line.
+        .executableTarget(
+            name: "ferry",
+            dependencies: [
+                "FerryKit", "FerryQueue", "FerryTUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Test support: launches nginx and the fault server on 127.0.0.1, temp dirs, hashing.
+        .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/Support"),
+        .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
+        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

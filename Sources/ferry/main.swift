@@ -1,0 +1,3 @@
+import FerryKit
+
+print("ferry \(FerryVersion.string)")

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func cliTestsTargetBuilds() {
+    #expect(Bool(true))
+}
