@@ -1,0 +1,83 @@
+import Foundation
+
+/// `Request` is everything needed to start one HTTP transfer: URL, method, headers and body.
+///
+/// A request is a value; the engine copies what it needs when a task starts.
+public struct Request: Sendable {
+    /// The URL; only `http` and `https` are accepted (see ``Request/validatedURL(_:)``).
+    public var url: URL
+    /// The method, `GET` by default.
+    public var method: HTTPMethod
+    /// Header fields sent as given, after the session's defaults.
+    public var headers: HTTPHeaders
+    /// The body, `nil` by default.
+    public var body: RequestBody?
+    /// Seconds allowed to connect, `nil` for the session's default.
+    public var connectTimeout: Double?
+
+    public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Parses and checks a URL typed by a user: http or https, a host, no spaces or control characters.
+    public static func validatedURL(_ text: String) throws(FerryError) -> URL {
+        let shown = URLMasking.mask(text).printable
+        if text.isEmpty { throw .input(.malformedURL(text, "the URL is empty")) }
+        if text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+            throw .input(.malformedURL(shown, "it contains a space, line break or control character"))
+        }
+        guard let colon = text.firstIndex(of: ":"), text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }), colon != text.startIndex else {
+            throw .input(.malformedURL(shown, "it has no scheme (expected http:// or https://)"))
+        }
+        let scheme = text[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw .input(.unsupportedScheme(scheme))
+        }
+        guard let components = URLComponents(string: text), let url = components.url else {
+            throw .input(.malformedURL(shown, "it is not a valid URL"))
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw .input(.malformedURL(shown, "it has no host"))
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw .input(.malformedURL(shown, "port \(port) is out of range"))
+        }
+        return url
+    }
+}
+
+/// `RequestBody` is where an upload's bytes come from.
+public enum RequestBody: Sendable {
+    /// Bytes held in memory.
+    case data(Data)
+    /// A file read from disk as it is sent; its size must not change meanwhile.
+    case file(URL)
+    /// A stream made anew for every attempt (multipart bodies, for example).
+    case stream(@Sendable () throws(FerryError) -> any BodyStream)
+
+    /// Creates the stream that feeds one attempt of the upload.
+    public func makeStream() throws(FerryError) -> any BodyStream {
+        switch self {
+        case .data(let data): return DataBodyStream(data)
+        case .file(let url): return try FileBodyStream(url: url)
+        case .stream(let make): return try make()
+        }
+    }
+}
+
+/// `BodyStream` produces an upload body on demand, in any buffer size.
+///
+/// Used on the engine thread only, one attempt at a time.
+public protocol BodyStream: AnyObject {
+    /// The exact number of bytes the stream produces, known before the first read.
+    var contentLength: Int64 { get }
+    /// Fills up to `buffer.count` bytes and returns how many; 0 means the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int
+    /// Starts over from the first byte (for a redirect or an authentication replay).
+    func rewind() throws(FerryError)
+    /// Releases files and other resources; reading after `close()` is an error.
+    func close()
+}
