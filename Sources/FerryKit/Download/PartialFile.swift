@@ -1,0 +1,123 @@
+import Foundation
+
+/// `PartialFile` is a download's `NAME.part`: created safely, written in order, then committed
+/// to its final name without replacing anything unless asked.
+///
+/// Used on one thread at a time (the engine's).
+public final class PartialFile {
+    /// Where the partial file lives.
+    public let url: URL
+    private var descriptor: Int32
+    /// Bytes in the file.
+    public private(set) var length: Int64
+
+    /// Creates a new, empty partial file with `O_EXCL|O_NOFOLLOW`, mode 0600.
+    ///
+    /// A leftover file of that name (or a planted symlink) is removed first, never followed.
+    public static func create(at url: URL) throws(FerryError) -> PartialFile {
+        let path = url.path
+        var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == EEXIST {
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .file(.from(errno: errno, path: path, operation: "replace"))
+            }
+            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
+        guard fd >= 0 else { throw .file(.from(errno: errno, path: path, operation: "create")) }
+        return PartialFile(url: url, descriptor: fd, length: 0)
+    }
+
+    private init(url: URL, descriptor: Int32, length: Int64) {
+        self.url = url
+        self.descriptor = descriptor
+        self.length = length
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Appends `bytes`, retrying short writes and `EINTR`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        guard var pointer = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = Glibc.write(descriptor, pointer, remaining)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw .file(.from(errno: errno, path: url.path, operation: "write"))
+            }
+            remaining -= written
+            pointer += written
+            length += Int64(written)
+        }
+    }
+
+    /// Flushes the file's data to the disk (`fdatasync`).
+    public func synchronize() throws(FerryError) {
+        while fdatasync(descriptor) != 0 {
+            if errno == EINTR { continue }
+            throw .file(.from(errno: errno, path: url.path, operation: "sync"))
+        }
+    }
+
+    /// Closes the file (idempotent).
+    public func close() {
+        if descriptor >= 0 {
+            Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// Removes the partial file.
+    public func discard() {
+        close()
+        unlink(url.path)
+    }
+
+    /// Gives the file its final name and returns it: `destination.fileURL` when free (or when
+    /// `overwrite` is set), else the first free `name.N.ext`. Never replaces a file otherwise.
+    public func commit(to destination: DownloadDestination) throws(FerryError) -> URL {
+        fchmod(descriptor, 0o666 & ~FileModeMask.current)
+        close()
+        if destination.overwrite {
+            guard rename(url.path, destination.fileURL.path) == 0 else {
+                throw .file(.from(errno: errno, path: destination.fileURL.path, operation: "rename to"))
+            }
+            return destination.fileURL
+        }
+        for counter in 0...10_000 {
+            let name = counter == 0 ? destination.fileName : SafeFileName.numbered(destination.fileName, counter)
+            let candidate = destination.directory.appendingPathComponent(name, isDirectory: false)
+            if link(url.path, candidate.path) == 0 {
+                unlink(url.path)
+                return candidate
+            }
+            let code = errno
+            if code == EEXIST { continue }
+            if code == EPERM || code == EOPNOTSUPP || code == EXDEV {
+                // No hard links here: check-then-rename is the best this file system allows.
+                if access(candidate.path, F_OK) == 0 { continue }
+                guard rename(url.path, candidate.path) == 0 else {
+                    throw .file(.from(errno: errno, path: candidate.path, operation: "rename to"))
+                }
+                return candidate
+            }
+            throw .file(.from(errno: code, path: candidate.path, operation: "create"))
+        }
+        throw .file(.alreadyExists(destination.fileURL.path))
+    }
+}
+
+/// `FileModeMask` reads the process's umask without changing it.
+enum FileModeMask {
+    /// The umask, read once from `/proc/self/status` (022 when it cannot be read).
+    static let current: mode_t = {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0o022 }
+        for line in status.split(separator: "\n") where line.hasPrefix("Umask:") {
+            let value = line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces)
+            if let mask = mode_t(value, radix: 8) { return mask }
+        }
+        return 0o022
+    }()
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// `SafeFileName` reduces any text (a URL path, a server-supplied name) to a safe basename.
+///
+/// The result has no `/`, `\`, NUL or control characters, no leading dot, is not `.` or `..`,
+/// and fits the file system's 255-byte limit together with the `.part` suffix, shortened on a
+/// UTF-8 boundary keeping the extension.
+public enum SafeFileName {
+    /// The most bytes a name may have, leaving room for `.part`.
+    public static let maximumBytes = 255 - 5
+    /// The name used when nothing usable is left.
+    public static let fallback = "index.html"
+
+    /// The last path segment of `url`, percent-decoded, made safe.
+    public static func fromURL(_ url: URL) -> String {
+        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+        let lastSegment = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+        let decoded = lastSegment.removingPercentEncoding ?? lastSegment
+        return sanitize(decoded)
+    }
+
+    /// `name` made safe (see the type's description); `fallback` when nothing usable is left.
+    public static func sanitize(_ name: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "/", "\\": scalars.append("_")
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: continue
+            case _ where (0x80...0x9F).contains(scalar.value): continue
+            case _ where isBidiControl(scalar): continue
+            default: scalars.append(scalar)
+            }
+        }
+        var cleaned = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        cleaned = cleaned.trimmingCharacters(in: .whitespaces)
+        if cleaned.isEmpty { return fallback }
+        return shorten(cleaned, toBytes: maximumBytes)
+    }
+
+    /// Shortens `name` to at most `limit` UTF-8 bytes on a character boundary, keeping a short extension.
+    public static func shorten(_ name: String, toBytes limit: Int) -> String {
+        guard name.utf8.count > limit else { return name }
+        let (stem, ext) = split(name)
+        let extensionPart = ext.map { "." + $0 } ?? ""
+        let keepExtension = extensionPart.utf8.count <= 16 && extensionPart.utf8.count < limit
+        let budget = keepExtension ? limit - extensionPart.utf8.count : limit
+        var kept = ""
+        var used = 0
+        for character in (keepExtension ? stem : name) {
+            let size = String(character).utf8.count
+            if used + size > budget { break }
+            kept.append(character)
+            used += size
+        }
+        return keepExtension ? kept + extensionPart : kept
+    }
+
+    /// Splits `name` into stem and extension (without the dot); `.tar.gz`-style pairs count as one extension.
+    public static func split(_ name: String) -> (stem: String, ext: String?) {
+        let lower = name.lowercased()
+        for double in ["tar.gz", "tar.bz2", "tar.xz", "tar.zst", "tar.lz", "tar.Z"] where lower.hasSuffix("." + double.lowercased()) && name.count > double.count + 1 {
+            let stem = String(name.dropLast(double.count + 1))
+            return (stem, String(name.suffix(double.count)))
+        }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else {
+            return (name, nil)
+        }
+        return (String(name[..<dot]), String(name[name.index(after: dot)...]))
+    }
+
+    /// `name` with a counter before its extension: `name.1.ext`, `name.2.ext`, ...
+    public static func numbered(_ name: String, _ counter: Int) -> String {
+        let (stem, ext) = split(name)
+        let candidate = ext.map { "\(stem).\(counter).\($0)" } ?? "\(stem).\(counter)"
+        return candidate.utf8.count <= maximumBytes ? candidate : numbered(shorten(stem, toBytes: maximumBytes - 16) + (ext.map { "." + $0 } ?? ""), counter)
+    }
+
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}

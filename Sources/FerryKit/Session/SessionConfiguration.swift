@@ -1,0 +1,35 @@
+/// `SessionConfiguration` holds the defaults every transfer of a ``SessionManager`` starts from.
+public struct SessionConfiguration: Sendable {
+    /// Whether redirects are followed, `true` by default.
+    public var followsRedirects = true
+    /// The most redirects followed before failing, `10` by default.
+    public var maximumRedirects = 10
+    /// Seconds allowed to connect, `30` by default. There is no total timeout: large transfers take long.
+    public var connectTimeout: Double = 30
+    /// A transfer slower than ``lowSpeedLimit`` bytes per second for this many seconds is stalled, `30` by default.
+    public var lowSpeedTime = 30
+    /// The speed in bytes per second under which a transfer counts as stalled, `1` by default.
+    public var lowSpeedLimit = 1
+    /// libcurl's receive buffer in bytes, `512 KiB` by default (libcurl's own default is 16 KiB).
+    public var receiveBufferSize = 512 * 1024
+    /// libcurl's upload buffer in bytes, `512 KiB` by default.
+    public var uploadBufferSize = 512 * 1024
+    /// The User-Agent sent when a request sets none, `ferry/VERSION` by default.
+    public var userAgent = FerryVersion.userAgent
+    /// Headers added to every request unless the request sets them, empty by default.
+    public var defaultHeaders: HTTPHeaders = [:]
+    /// TLS verification and pinning, ``SecurityPolicy/default`` by default.
+    public var securityPolicy = SecurityPolicy.default
+    /// A receive speed cap in bytes per second for each transfer, `nil` (no cap) by default.
+    public var maximumReceiveSpeed: Int64?
+    /// Bodies at least this large are sent with `Expect: 100-continue`, so that an early
+    /// rejection (401, 413) costs no upload; smaller ones skip the wait. `1 MiB` by default.
+    public var expectContinueThreshold: Int64 = 1024 * 1024
+    /// The clock used for speed and ETA, the system's monotonic clock by default.
+    public var clock: any MonotonicClock = SystemClock()
+
+    public init() {}
+
+    /// The defaults described on each property.
+    public static var `default`: SessionConfiguration { SessionConfiguration() }
+}

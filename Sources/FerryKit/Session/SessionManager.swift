@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// `SessionManager` creates transfer tasks and runs them on its engine (the AFURLSessionManager analogue).
+///
+/// Each task gets its own ``TaskDelegate``, kept in a lock-protected table keyed by task
+/// identifier until the task ends. Events about every task are published as ``TaskEvent``s
+/// through ``events()``. Safe to use from any thread.
+public final class SessionManager: Sendable {
+    /// The defaults every task starts from.
+    public let configuration: SessionConfiguration
+    let core: SessionCore
+
+    public init(configuration: SessionConfiguration = .default) {
+        self.configuration = configuration
+        core = SessionCore(configuration: configuration)
+    }
+
+    deinit {
+        core.invalidate()
+    }
+
+    /// A task that keeps the response body in memory.
+    public func dataTask(with request: Request) -> TransferTask {
+        core.makeTask(kind: request.body == nil ? .data : .upload, request: request, delegate: DataTaskDelegate())
+    }
+
+    /// A task that writes the response body to `destination` (through `NAME.part`).
+    public func downloadTask(with request: Request, to destination: DownloadDestination) -> TransferTask {
+        core.makeTask(kind: .download, request: request, delegate: DownloadTaskDelegate(destination: destination))
+    }
+
+    /// A task that sends `body` and keeps the response body in memory.
+    public func uploadTask(with request: Request, body: RequestBody) -> TransferTask {
+        var request = request
+        request.body = body
+        if request.method == .get { request.method = .put }
+        return core.makeTask(kind: .upload, request: request, delegate: DataTaskDelegate())
+    }
+
+    /// A task run by a delegate of the caller's own (the queue's checkpointing downloads, for example).
+    public func task(kind: TransferTask.Kind, request: Request, delegate: any TaskDelegate) -> TransferTask {
+        core.makeTask(kind: kind, request: request, delegate: delegate)
+    }
+
+    /// The delegate of a task that has not ended yet.
+    public func delegate(for taskID: Int) -> (any TaskDelegate)? {
+        core.delegates.withLock { $0[taskID] }
+    }
+
+    /// A stream of every event published from now on; it ends when the session is invalidated.
+    public func events() -> AsyncStream<TaskEvent> {
+        core.hub.subscribe()
+    }
+
+    /// Cancels every task, stops the engine thread and ends the event streams.
+    public func invalidate() {
+        core.invalidate()
+    }
+}
+
+/// `SessionCore` is the part of a session its tasks hold on to: engine, events and delegates.
+final class SessionCore: Sendable {
+    let configuration: SessionConfiguration
+    let engine = Engine()
+    let hub = EventHub()
+    let delegates = Mutex<[Int: any TaskDelegate]>([:])
+    private let nextTaskID = Atomic<Int>(0)
+
+    init(configuration: SessionConfiguration) {
+        self.configuration = configuration
+    }
+
+    func makeTask(kind: TransferTask.Kind, request: Request, delegate: any TaskDelegate) -> TransferTask {
+        let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue
+        let task = TransferTask(id: id, kind: kind, request: request, session: self)
+        delegates.withLock { $0[id] = delegate }
+        return task
+    }
+
+    /// Hands a task that was just resumed for the first time to the engine.
+    func start(_ task: TransferTask) {
+        guard let delegate = delegates.withLock({ $0[task.id] }) else { return }
+        engine.submit(.add(task, delegate, configuration))
+    }
+
+    func taskEnded(_ id: Int) {
+        _ = delegates.withLock { $0.removeValue(forKey: id) }
+    }
+
+    func invalidate() {
+        engine.shutdown()
+        hub.finish()
+    }
+}

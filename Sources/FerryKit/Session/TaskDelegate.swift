@@ -1,0 +1,28 @@
+/// `TaskDelegate` receives one task's transfer callbacks, on the engine thread.
+///
+/// Every task gets its own delegate (the AFURLSessionManager design). Implementations keep
+/// their mutable state confined to the engine thread and are `@unchecked Sendable` for that reason.
+public protocol TaskDelegate: AnyObject, Sendable {
+    /// Extra request headers decided when the transfer starts (a resume's `Range`, for example).
+    func additionalHeaders(for task: TransferTask) -> HTTPHeaders
+    /// The upload body for this attempt, `nil` when there is none.
+    func makeBodyStream(for task: TransferTask) throws(FerryError) -> (any BodyStream)?
+    /// Called once with the final response, before the first body byte (or at the end when the body is empty).
+    func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError)
+    /// Called with each chunk of the response body, in order.
+    func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError)
+    /// Body bytes received so far, including bytes already on disk before a resume.
+    var receivedBytes: Int64 { get }
+    /// Body bytes expected in total, `nil` when unknown.
+    var expectedReceivedBytes: Int64? { get }
+    /// Called once when the transfer ends; turns the transport's outcome into the task's outcome.
+    func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError>
+}
+
+extension TaskDelegate {
+    public func additionalHeaders(for task: TransferTask) -> HTTPHeaders { [:] }
+
+    public func makeBodyStream(for task: TransferTask) throws(FerryError) -> (any BodyStream)? {
+        try task.request.body?.makeStream()
+    }
+}

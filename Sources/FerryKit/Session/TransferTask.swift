@@ -1,0 +1,155 @@
+import Synchronization
+
+/// `TransferTask` is one transfer (data, download or upload) created by a ``SessionManager``.
+///
+/// A task starts in ``State/created`` and does nothing until ``resume()``. Its state, progress
+/// and result are safe to read from any thread; its delegate runs on the engine thread.
+public final class TransferTask: Sendable, Identifiable {
+    /// `State` is where a task is in its life; ``completed``, ``failed`` and ``cancelled`` are terminal.
+    public enum State: String, Sendable, CaseIterable {
+        case created, running, paused, cancelled, completed, failed
+
+        /// Whether no transition leaves this state.
+        public var isTerminal: Bool { self == .cancelled || self == .completed || self == .failed }
+
+        /// Whether a task in this state may move to `next`.
+        public func canTransition(to next: State) -> Bool {
+            switch (self, next) {
+            case (.created, .running), (.created, .cancelled): true
+            case (.running, .paused), (.paused, .running): true
+            case (.running, .completed), (.running, .failed), (.running, .cancelled): true
+            case (.paused, .completed), (.paused, .failed), (.paused, .cancelled): true
+            default: false
+            }
+        }
+    }
+
+    /// `Kind` is what a task does with the body.
+    public enum Kind: String, Sendable {
+        /// Keeps the response body in memory.
+        case data
+        /// Writes the response body to a file.
+        case download
+        /// Sends a request body and keeps the response body in memory.
+        case upload
+    }
+
+    private struct Inner {
+        var state = State.created
+        var progress = TransferProgress()
+        var outcome: Result<TransferResult, FerryError>?
+        var waiters: [CheckedContinuation<Result<TransferResult, FerryError>, Never>] = []
+    }
+
+    /// The task's identifier, unique within its session.
+    public let id: Int
+    /// What the task does with the body.
+    public let kind: Kind
+    /// The request as given.
+    public let request: Request
+    private let inner = Mutex(Inner())
+    private let session: SessionCore
+
+    init(id: Int, kind: Kind, request: Request, session: SessionCore) {
+        self.id = id
+        self.kind = kind
+        self.request = request
+        self.session = session
+    }
+
+    /// The current state.
+    public var state: State { inner.withLock { $0.state } }
+
+    /// The latest progress snapshot.
+    public var progress: TransferProgress { inner.withLock { $0.progress } }
+
+    /// Starts a created task, or continues a paused one. Does nothing in other states.
+    public func resume() {
+        let previous = inner.withLock { inner -> State? in
+            guard inner.state == .created || inner.state == .paused else { return nil }
+            let old = inner.state
+            inner.state = .running
+            return old
+        }
+        guard let previous else { return }
+        session.hub.publish(.stateChanged(taskID: id, state: .running))
+        if previous == .created {
+            session.start(self)
+        } else {
+            session.engine.submit(.resume(id))
+        }
+    }
+
+    /// Pauses a running task; the connection stays open until ``resume()`` or ``cancel()``.
+    public func pause() {
+        let changed = inner.withLock { inner -> Bool in
+            guard inner.state == .running else { return false }
+            inner.state = .paused
+            return true
+        }
+        guard changed else { return }
+        session.engine.submit(.pause(id))
+        session.hub.publish(.stateChanged(taskID: id, state: .paused))
+    }
+
+    /// Cancels the task; it ends in ``State/cancelled`` unless it already ended.
+    public func cancel() {
+        let wasCreated = inner.withLock { $0.state == .created }
+        if wasCreated {
+            finish(.failure(.cancelled))
+        } else {
+            session.engine.submit(.cancel(id))
+        }
+    }
+
+    /// Waits for the end of the task and returns its outcome.
+    public func outcome() async -> Result<TransferResult, FerryError> {
+        await withCheckedContinuation { continuation in
+            let ready = inner.withLock { inner -> Result<TransferResult, FerryError>? in
+                if let outcome = inner.outcome { return outcome }
+                inner.waiters.append(continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Waits for the end of the task: its result, or the ``FerryError`` it failed with.
+    public var result: TransferResult {
+        get async throws(FerryError) {
+            try await outcome().get()
+        }
+    }
+
+    // MARK: - Called by the engine thread
+
+    /// Stores a progress snapshot and publishes it.
+    func publish(progress: TransferProgress) {
+        inner.withLock { $0.progress = progress }
+        session.hub.publish(.progress(taskID: id, progress: progress))
+    }
+
+    /// Ends the task with `outcome`: the state becomes terminal, waiters resume, events go out.
+    func finish(_ outcome: Result<TransferResult, FerryError>) {
+        let next: State
+        switch outcome {
+        case .success: next = .completed
+        case .failure(.cancelled): next = .cancelled
+        case .failure: next = .failed
+        }
+        let waiters = inner.withLock { inner -> [CheckedContinuation<Result<TransferResult, FerryError>, Never>]? in
+            guard !inner.state.isTerminal, inner.state.canTransition(to: next) else { return nil }
+            inner.state = next
+            inner.outcome = outcome
+            defer { inner.waiters.removeAll() }
+            return inner.waiters
+        }
+        guard let waiters else { return }
+        session.taskEnded(id)
+        session.hub.publish(.stateChanged(taskID: id, state: next))
+        session.hub.publish(.completed(taskID: id, result: outcome))
+        for waiter in waiters {
+            waiter.resume(returning: outcome)
+        }
+    }
+}

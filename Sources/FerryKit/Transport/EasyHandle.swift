@@ -1,0 +1,277 @@
+import CCurl
+import Foundation
+
+/// `EasyHandle` wraps one libcurl easy handle and forwards its callbacks to the task's delegate.
+///
+/// Created, used and destroyed on the engine thread only. libcurl reaches it through an
+/// unretained `Unmanaged` pointer; the engine's handle table keeps it alive until cleanup.
+final class EasyHandle {
+    let task: TransferTask
+    let delegate: any TaskDelegate
+    let raw: UnsafeMutableRawPointer
+    private let configuration: SessionConfiguration
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var body: (any BodyStream)?
+    private var tracker = ProgressTracker()
+
+    // Response parsing state.
+    private var statusCode = 0
+    private var reasonPhrase = ""
+    private var httpVersion = "HTTP/1.1"
+    private var headers = HTTPHeaders()
+    private(set) var response: HTTPResponse?
+    /// An error raised inside a callback; it wins over the `CURLcode` libcurl reports for the abort.
+    private(set) var callbackError: FerryError?
+    private(set) var bytesSent: Int64 = 0
+    private var bodyLength: Int64?
+
+    init?(task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration) {
+        guard CurlGlobal.initialized, let raw = curl_easy_init() else { return nil }
+        self.task = task
+        self.delegate = delegate
+        self.raw = raw
+        self.configuration = configuration
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        curl_easy_cleanup(raw)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+        body?.close()
+    }
+
+    /// Sets every option for the task's request. Throws when the request cannot be sent at all.
+    func configure() throws(FerryError) {
+        let request = task.request
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let c = configuration
+        set(CURLOPT_PRIVATE, pointer: context)
+        set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        set(CURLOPT_NOSIGNAL, 1)
+        set(CURLOPT_URL, string: request.url.absoluteString)
+        set(CURLOPT_PROTOCOLS_STR, string: "http,https")
+        set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
+        set(CURLOPT_FOLLOWLOCATION, c.followsRedirects ? 1 : 0)
+        set(CURLOPT_MAXREDIRS, c.maximumRedirects)
+        set(CURLOPT_CONNECTTIMEOUT_MS, Int(((request.connectTimeout ?? c.connectTimeout) * 1000).rounded()))
+        set(CURLOPT_LOW_SPEED_LIMIT, c.lowSpeedLimit)
+        set(CURLOPT_LOW_SPEED_TIME, c.lowSpeedTime)
+        set(CURLOPT_BUFFERSIZE, c.receiveBufferSize)
+        set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
+        set(CURLOPT_SSL_VERIFYPEER, c.securityPolicy.verifiesPeer ? 1 : 0)
+        set(CURLOPT_SSL_VERIFYHOST, c.securityPolicy.verifiesPeer ? 2 : 0)
+        if let caFile = c.securityPolicy.certificateAuthorityFile { set(CURLOPT_CAINFO, string: caFile) }
+        if !c.securityPolicy.pinnedPublicKeyHashes.isEmpty {
+            set(CURLOPT_PINNEDPUBLICKEY, string: c.securityPolicy.pinnedPublicKeyHashes.joined(separator: ";"))
+        }
+        if let speed = c.maximumReceiveSpeed { _ = ccurl_easy_setopt_offset(raw, CURLOPT_MAX_RECV_SPEED_LARGE, Int(speed)) }
+
+        _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
+        set(CURLOPT_WRITEDATA, pointer: context)
+        _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_HEADERFUNCTION, easyHeaderCallback)
+        set(CURLOPT_HEADERDATA, pointer: context)
+        _ = ccurl_easy_setopt_xferinfo_callback(raw, easyProgressCallback)
+        set(CURLOPT_XFERINFODATA, pointer: context)
+        set(CURLOPT_NOPROGRESS, 0)
+
+        // Headers: session defaults, the request's own, then the delegate's (a resume's Range).
+        var all = HTTPHeaders()
+        for field in c.defaultHeaders where !request.headers.contains(field.name) { all.add(name: field.name, value: field.value) }
+        for field in request.headers { all.add(name: field.name, value: field.value) }
+        for field in delegate.additionalHeaders(for: task) {
+            all[field.name] = field.value
+        }
+        if !all.contains("User-Agent") { set(CURLOPT_USERAGENT, string: c.userAgent) }
+
+        // Body.
+        let method = request.method
+        if let stream = try delegate.makeBodyStream(for: task) {
+            body = stream
+            bodyLength = stream.contentLength
+            _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_READFUNCTION, easyReadCallback)
+            set(CURLOPT_READDATA, pointer: context)
+            _ = ccurl_easy_setopt_seek_callback(raw, easySeekCallback)
+            set(CURLOPT_SEEKDATA, pointer: context)
+            if method == .post {
+                set(CURLOPT_POST, 1)
+                _ = ccurl_easy_setopt_offset(raw, CURLOPT_POSTFIELDSIZE_LARGE, Int(stream.contentLength))
+            } else {
+                set(CURLOPT_UPLOAD, 1)
+                _ = ccurl_easy_setopt_offset(raw, CURLOPT_INFILESIZE_LARGE, Int(stream.contentLength))
+                if method != .put { set(CURLOPT_CUSTOMREQUEST, string: method.rawValue) }
+            }
+            if stream.contentLength < c.expectContinueThreshold && !all.contains("Expect") {
+                all.add(name: "Expect", value: "")
+            }
+        } else if method == .head {
+            set(CURLOPT_NOBODY, 1)
+        } else if method != .get {
+            set(CURLOPT_CUSTOMREQUEST, string: method.rawValue)
+        }
+
+        for field in all {
+            try HTTPHeaders.validate(name: field.name, value: field.value)
+            // "Name;" is libcurl's way to send a header with an empty value; "Name:" would remove it.
+            let line = field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
+            headerList = curl_slist_append(headerList, line)
+        }
+        if let headerList { _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList) }
+    }
+
+    func pause() { _ = curl_easy_pause(raw, ccurl_pause_all()) }
+    func unpause() { _ = curl_easy_pause(raw, ccurl_pause_cont()) }
+
+    /// The transport outcome once libcurl reports the transfer done with `code`.
+    func transportResult(code: CURLcode) -> Result<HTTPResponse, FerryError> {
+        if let callbackError { return .failure(callbackError) }
+        if code == CURLE_OK {
+            deliverResponseIfNeeded()
+            if let callbackError { return .failure(callbackError) }
+            guard let response else {
+                return .failure(.transport(.connectionDropped("the server sent no response")))
+            }
+            return .success(response)
+        }
+        // An early rejection (413, 401, ...) during an upload surfaces as a send error: report the status.
+        if statusCode >= 300, code == CURLE_SEND_ERROR || code == CURLE_RECV_ERROR || code == CURLE_SEND_FAIL_REWIND || code == CURLE_GOT_NOTHING {
+            deliverResponseIfNeeded()
+            if let response { return .success(response) }
+        }
+        var osErrno = 0
+        _ = ccurl_easy_getinfo_long(raw, CURLINFO_OS_ERRNO, &osErrno)
+        let detail = String(cString: errorBuffer)
+        let url = effectiveURL ?? task.request.url
+        return .failure(CurlErrorMapping.error(code: code, url: url, osErrno: osErrno, detail: detail, maxRedirects: configuration.maximumRedirects, lowSpeedTime: configuration.lowSpeedTime))
+    }
+
+    /// Publishes a final progress snapshot.
+    func publishFinalProgress() {
+        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: configuration.clock.now(), force: true) {
+            task.publish(progress: snapshot)
+        }
+    }
+
+    // MARK: - Callbacks (engine thread, inside curl_multi_perform)
+
+    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
+        guard let text = String(bytes: line, encoding: .utf8) ?? String(bytes: line, encoding: .isoLatin1) else { return }
+        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: "\r\n"))
+        if trimmed.hasPrefix("HTTP/") {
+            // A new response (a redirect, 100 Continue, or the final one) starts over.
+            let parts = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            httpVersion = parts.first.map(String.init) ?? "HTTP/1.1"
+            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
+            headers = HTTPHeaders()
+        } else if let colon = trimmed.firstIndex(of: ":"), statusCode != 0 {
+            let name = String(trimmed[..<colon]).trimmingCharacters(in: .whitespaces)
+            let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            headers.add(name: name, value: value)
+        }
+    }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        deliverResponseIfNeeded()
+        guard callbackError == nil else { return false }
+        do throws(FerryError) {
+            try delegate.task(task, didReceive: bytes)
+            return true
+        } catch {
+            callbackError = error
+            return false
+        }
+    }
+
+    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        guard let body else { return 0 }
+        do throws(FerryError) {
+            return try body.read(into: buffer)
+        } catch {
+            callbackError = error
+            return nil
+        }
+    }
+
+    fileprivate func rewindBody() -> Bool {
+        guard let body else { return false }
+        do throws(FerryError) {
+            try body.rewind()
+            return true
+        } catch {
+            callbackError = error
+            return false
+        }
+    }
+
+    fileprivate func progress(uploaded: Int) {
+        bytesSent = Int64(uploaded)
+        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: configuration.clock.now()) {
+            task.publish(progress: snapshot)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private var effectiveURL: URL? {
+        var pointer: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else { return nil }
+        return URL(string: String(cString: pointer))
+    }
+
+    private func deliverResponseIfNeeded() {
+        guard response == nil, statusCode != 0 else { return }
+        let current = HTTPResponse(url: effectiveURL ?? task.request.url, statusCode: statusCode, reasonPhrase: reasonPhrase, headers: headers, httpVersion: httpVersion)
+        response = current
+        do throws(FerryError) {
+            try delegate.task(task, didReceive: current)
+        } catch {
+            callbackError = error
+        }
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) {
+        _ = ccurl_easy_setopt_long(raw, option, value)
+    }
+
+    private func set(_ option: CURLoption, string: String) {
+        _ = ccurl_easy_setopt_string(raw, option, string)  // libcurl copies strings
+    }
+
+    private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) {
+        _ = ccurl_easy_setopt_pointer(raw, option, pointer)
+    }
+}
+
+private func handle(_ context: UnsafeMutableRawPointer?) -> EasyHandle? {
+    context.map { Unmanaged<EasyHandle>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private let easyWriteCallback: ccurl_data_callback = { buffer, size, count, context in
+    let total = size * count
+    guard let handle = handle(context), let buffer else { return 0 }
+    return handle.receiveBody(UnsafeRawBufferPointer(start: buffer, count: total)) ? total : 0
+}
+
+private let easyHeaderCallback: ccurl_data_callback = { buffer, size, count, context in
+    let total = size * count
+    guard let handle = handle(context), let buffer else { return 0 }
+    handle.receiveHeader(UnsafeRawBufferPointer(start: buffer, count: total))
+    return total
+}
+
+private let easyReadCallback: ccurl_data_callback = { buffer, size, count, context in
+    guard let handle = handle(context), let buffer else { return ccurl_read_abort() }
+    return handle.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) ?? ccurl_read_abort()
+}
+
+private let easySeekCallback: ccurl_seek_callback = { context, offset, origin in
+    guard let handle = handle(context), offset == 0, origin == SEEK_SET else { return ccurl_seekfunc_cantseek() }
+    return handle.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_fail()
+}
+
+private let easyProgressCallback: ccurl_xferinfo_callback = { context, _, _, _, uploaded in
+    handle(context)?.progress(uploaded: uploaded)
+    return 0
+}

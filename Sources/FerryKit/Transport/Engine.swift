@@ -1,0 +1,156 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// `Engine` drives every transfer of a session on one dedicated thread with a libcurl multi handle.
+///
+/// Other threads only call ``submit(_:)``: the command goes into a locked queue and
+/// `curl_multi_wakeup` interrupts the engine's `curl_multi_poll`. An idle engine sleeps in
+/// that poll; it does not spin. Every easy handle is created, driven and destroyed on the
+/// engine thread ("ferry-engine"), which also runs the task delegates' callbacks.
+final class Engine: @unchecked Sendable {
+    /// `Command` is a request from another thread to the engine thread.
+    enum Command: Sendable {
+        case add(TransferTask, any TaskDelegate, SessionConfiguration)
+        case pause(Int)
+        case resume(Int)
+        case cancel(Int)
+        case shutdown
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var isShutDown = false
+    }
+
+    /// The multi handle. Only `curl_multi_wakeup` is called on it from other threads (libcurl allows that).
+    private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex(Inbox())
+    private let stopped = DispatchSemaphore(value: 0)
+    /// Handles by task identifier. Engine thread only.
+    private var handles: [Int: EasyHandle] = [:]
+
+    /// Starts the engine thread.
+    init() {
+        _ = CurlGlobal.initialized
+        // curl_multi_init fails only when out of memory; nothing sensible can run then.
+        guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle (out of memory)") }
+        self.multi = multi
+        let thread = Thread { [self] in run() }
+        thread.name = "ferry-engine"
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// Queues `command` for the engine thread and wakes it. Commands after shutdown are dropped
+    /// (an `add` then fails its task as cancelled).
+    func submit(_ command: Command) {
+        let accepted = inbox.withLock { inbox -> Bool in
+            guard !inbox.isShutDown else { return false }
+            inbox.commands.append(command)
+            if case .shutdown = command { inbox.isShutDown = true }
+            return true
+        }
+        if accepted {
+            curl_multi_wakeup(multi)
+        } else if case .add(let task, _, _) = command {
+            task.finish(.failure(.cancelled))
+        }
+    }
+
+    /// Cancels every transfer, stops the thread and waits for it to end.
+    func shutdown() {
+        let already = inbox.withLock { $0.isShutDown }
+        if already { return }
+        submit(.shutdown)
+        stopped.wait()
+    }
+
+    // MARK: - Engine thread
+
+    private func run() {
+        var shuttingDown = false
+        while !shuttingDown {
+            let commands = inbox.withLock { inbox in
+                defer { inbox.commands.removeAll(keepingCapacity: true) }
+                return inbox.commands
+            }
+            for command in commands {
+                if case .shutdown = command {
+                    shuttingDown = true
+                } else {
+                    perform(command)
+                }
+            }
+            if shuttingDown { break }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            // With no transfers, sleep until a command arrives (the hour is only a safety net).
+            let timeout: Int32 = handles.isEmpty ? 3_600_000 : 1000
+            curl_multi_poll(multi, nil, 0, timeout, nil)
+        }
+        for id in Array(handles.keys) {
+            cancel(id)
+        }
+        curl_multi_cleanup(multi)
+        stopped.signal()
+    }
+
+    private func perform(_ command: Command) {
+        switch command {
+        case .add(let task, let delegate, let configuration):
+            add(task, delegate: delegate, configuration: configuration)
+        case .pause(let id):
+            handles[id]?.pause()
+        case .resume(let id):
+            handles[id]?.unpause()
+        case .cancel(let id):
+            cancel(id)
+        case .shutdown:
+            break
+        }
+    }
+
+    private func add(_ task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration) {
+        guard task.state != .cancelled else { return }
+        guard let handle = EasyHandle(task: task, delegate: delegate, configuration: configuration) else {
+            task.finish(.failure(.transport(.other(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not create a handle"))))
+            return
+        }
+        do throws(FerryError) {
+            try handle.configure()
+        } catch {
+            task.finish(delegate.task(task, didCompleteWith: .failure(error), bytesSent: 0))
+            return
+        }
+        handles[task.id] = handle
+        if task.state == .paused { handle.pause() }
+        curl_multi_add_handle(multi, handle.raw)
+    }
+
+    private func cancel(_ id: Int) {
+        guard let handle = handles.removeValue(forKey: id) else { return }
+        curl_multi_remove_handle(multi, handle.raw)
+        let outcome = handle.delegate.task(handle.task, didCompleteWith: .failure(.cancelled), bytesSent: handle.bytesSent)
+        handle.task.finish(outcome.flatMap { _ in .failure(.cancelled) })
+    }
+
+    private func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            var context: UnsafeMutableRawPointer?
+            _ = ccurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context)
+            guard let context else { continue }
+            let handle = Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue()
+            curl_multi_remove_handle(multi, easy)
+            handles.removeValue(forKey: handle.task.id)
+            let transport = handle.transportResult(code: code)
+            handle.publishFinalProgress()
+            let outcome = handle.delegate.task(handle.task, didCompleteWith: transport, bytesSent: handle.bytesSent)
+            handle.task.finish(outcome)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import FerryKit
+import Foundation
+
+/// `DownloadOptions` are the options `ferry get` (and later `ferry add`) take for downloads.
+struct DownloadOptions: ParsableArguments {
+    @Option(name: [.short, .customLong("output")], help: "Save as NAME (one URL only).")
+    var output: String?
+
+    @Option(name: [.short, .customLong("dir")], help: "Save into DIR (created if missing). Default: $XDG_DOWNLOAD_DIR, else ~/Downloads if it exists, else the current directory.")
+    var dir: String?
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(help: "Retries after a transient failure (connection errors, 408, 429, 5xx).")
+    var retries: Int = RetryPolicy.defaultRetryLimit
+
+    @Option(name: .customLong("limit-rate"), help: "Cap each transfer's speed, e.g. 500K or 2M (bytes per second).")
+    var limitRate: String?
+
+    @Flag(help: "Replace an existing file instead of saving as NAME.1.EXT.")
+    var overwrite = false
+
+    @Option(name: .customLong("max-concurrent"), help: "Transfers running at once.")
+    var maxConcurrent: Int = 5
+
+    @Flag(help: "Print events as JSON lines on stdout.")
+    var json = false
+
+    /// The parsed headers; an invalid one is a usage error.
+    func parsedHeaders() throws(FerryError) -> HTTPHeaders {
+        var result = HTTPHeaders()
+        for line in headers {
+            let field = try HTTPHeaders.parseLine(line)
+            result.add(name: field.name, value: field.value)
+        }
+        return result
+    }
+
+    /// `--limit-rate` in bytes per second, `nil` when not given.
+    func parsedRate() throws(FerryError) -> Int64? {
+        guard let limitRate else { return nil }
+        guard let rate = RateParser.bytesPerSecond(limitRate), rate > 0 else {
+            throw .input(.invalidOption("invalid --limit-rate \"\(limitRate)\": expected a number with an optional K, M or G suffix"))
+        }
+        return rate
+    }
+}
+
+/// `RateParser` reads sizes like `500K`, `2M`, `1.5G` (binary multiples) or plain bytes.
+enum RateParser {
+    static func bytesPerSecond(_ text: String) -> Int64? {
+        var number = text.trimmingCharacters(in: .whitespaces)
+        var multiplier = 1.0
+        if let last = number.last, last.isLetter {
+            switch last.uppercased() {
+            case "K": multiplier = 1024
+            case "M": multiplier = 1024 * 1024
+            case "G": multiplier = 1024 * 1024 * 1024
+            default: return nil
+            }
+            number.removeLast()
+        }
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        let bytes = value * multiplier
+        return bytes < Double(Int64.max) ? Int64(bytes) : nil
+    }
+}

@@ -1,0 +1,157 @@
+import FerryKit
+import Foundation
+import Synchronization
+
+/// `Reporter` shows headless transfers: a progress line on a terminal, plain lines otherwise,
+/// or JSON lines on stdout with `--json`. Safe to call from any thread.
+final class Reporter: Sendable {
+    /// `Style` is how progress is shown.
+    enum Style {
+        case terminal, plain, json
+    }
+
+    private struct Live {
+        var label: String
+        var task: TransferTask
+    }
+
+    private struct State {
+        var live: [Int: Live] = [:]
+        var finished = 0
+        var total = 0
+        var lastLine = 0.0
+        var lineShown = false
+    }
+
+    private let style: Style
+    private let state = Mutex(State())
+    private let clock = SystemClock()
+    private let verb: String
+
+    init(style: Style, jobCount: Int, verb: String) {
+        self.style = style
+        self.verb = verb
+        state.withLock { $0.total = jobCount }
+    }
+
+    /// Follows the session's events until it is invalidated.
+    func follow(_ session: SessionManager) -> Task<Void, Never> {
+        let events = session.events()
+        return Task.detached { [self] in
+            for await event in events {
+                if case .progress(let id, let progress) = event { self.progress(taskID: id, progress) }
+            }
+        }
+    }
+
+    func started(job: Int, label: String, task: TransferTask, attempt: Int) {
+        state.withLock { $0.live[task.id] = Live(label: label, task: task) }
+        switch style {
+        case .json:
+            emit(["event": "start", "job": job, "task": task.id, "url": label, "attempt": attempt])
+        case .plain:
+            if attempt == 1 { Console.status("\(verb) \(label)\n") }
+        case .terminal:
+            break
+        }
+    }
+
+    func ended(job: Int, task: TransferTask, outcome: Result<TransferResult, FerryError>) {
+        let live = state.withLock { state -> Live? in
+            state.live.removeValue(forKey: task.id)
+        }
+        let label = live?.label ?? ""
+        switch outcome {
+        case .success(let result):
+            state.withLock { $0.finished += 1 }
+            let bytes = result.fileURL != nil ? result.bytesReceived : max(result.bytesSent, result.bytesReceived)
+            switch style {
+            case .json:
+                var fields: [String: Any] = ["event": "done", "job": job, "task": task.id, "url": label, "status": result.response.statusCode, "bytes": bytes]
+                if let path = result.fileURL?.path { fields["path"] = path }
+                emit(fields)
+            case .plain, .terminal:
+                clearLine()
+                let what = result.fileURL.map { "saved \($0.path)" } ?? "\(label): \(result.response.statusCode) \(result.response.reasonPhrase)"
+                Console.status("\(what) (\(ByteFormatting.size(bytes)))\n")
+            }
+        case .failure(let error):
+            switch style {
+            case .json:
+                emit(["event": "failed", "job": job, "task": task.id, "url": label, "error": error.description, "exit_status": Int(error.exitStatus)])
+            case .plain, .terminal:
+                clearLine()
+                Console.error("\(label): \(error.description)")
+            }
+        }
+    }
+
+    func retrying(job: Int, label: String, error: FerryError, delay: Double, attempt: Int) {
+        switch style {
+        case .json:
+            emit(["event": "retry", "job": job, "url": label, "error": error.description, "attempt": attempt, "delay": (delay * 10).rounded() / 10])
+        case .plain, .terminal:
+            clearLine()
+            Console.error("\(label): \(error.description); retrying in \(ByteFormatting.duration(delay))")
+        }
+    }
+
+    private func progress(taskID: Int, _ progress: TransferProgress) {
+        switch style {
+        case .json:
+            var fields: [String: Any] = ["event": "progress", "task": taskID, "received": progress.receivedBytes, "sent": progress.sentBytes, "speed": Int(progress.bytesPerSecond)]
+            fields["total"] = progress.expectedBytes.map { $0 as Any } ?? NSNull()
+            emit(fields)
+        case .terminal:
+            drawLine()
+        case .plain:
+            break
+        }
+    }
+
+    /// Redraws the one-line summary at most 10 times a second.
+    private func drawLine() {
+        let now = clock.now()
+        let line: String? = state.withLock { state in
+            guard now - state.lastLine >= 0.1 else { return nil }
+            state.lastLine = now
+            state.lineShown = true
+            var done: Int64 = 0
+            var total: Int64 = 0
+            var totalKnown = true
+            var speed = 0.0
+            for live in state.live.values {
+                let progress = live.task.progress
+                done += progress.completedBytes
+                speed += progress.bytesPerSecond
+                if let expected = progress.expectedBytes { total += expected } else { totalKnown = false }
+            }
+            var text = "[\(state.finished)/\(state.total)] \(ByteFormatting.size(done))"
+            if totalKnown, total > 0 {
+                text += " / \(ByteFormatting.size(total))  \(Int(Double(done) * 100 / Double(total)))%"
+            }
+            text += "  \(ByteFormatting.speed(speed))"
+            if totalKnown, total > 0, speed > 0 {
+                text += "  ETA \(ByteFormatting.duration(Double(total - done) / speed))"
+            }
+            return text
+        }
+        if let line { Console.status("\r\u{1B}[K" + line) }
+    }
+
+    /// Removes the progress line before a message is printed.
+    func clearLine() {
+        guard style == .terminal else { return }
+        let shown = state.withLock { state -> Bool in
+            defer { state.lineShown = false }
+            return state.lineShown
+        }
+        if shown { Console.status("\r\u{1B}[K") }
+    }
+
+    private func emit(_ fields: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]),
+              let text = String(data: data, encoding: .utf8) else { return }
+        Console.output(text)
+    }
+}

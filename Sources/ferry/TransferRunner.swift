@@ -1,0 +1,58 @@
+import FerryKit
+import Foundation
+import Synchronization
+
+/// `TransferJob` is one transfer the command line runs: how to make its task, and how to show it.
+struct TransferJob: Sendable {
+    /// The URL with secrets masked, for messages.
+    let label: String
+    /// Makes a fresh task for each attempt.
+    let makeTask: @Sendable (SessionManager) -> TransferTask
+}
+
+/// `TransferRunner` runs jobs with a concurrency limit and retries, reporting as it goes.
+struct TransferRunner {
+    let session: SessionManager
+    let concurrency: Int
+    let retryPolicy: RetryPolicy
+    let reporter: Reporter
+
+    /// Runs every job and returns their outcomes in job order.
+    func run(_ jobs: [TransferJob]) async -> [Result<TransferResult, FerryError>] {
+        let limit = max(1, concurrency)
+        return await withTaskGroup(of: (Int, Result<TransferResult, FerryError>).self) { group in
+            var outcomes = [Result<TransferResult, FerryError>?](repeating: nil, count: jobs.count)
+            var next = 0
+            func startNext() {
+                guard next < jobs.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await runJob(jobs[index], index: index)) }
+            }
+            for _ in 0..<min(limit, jobs.count) { startNext() }
+            while let (index, outcome) = await group.next() {
+                outcomes[index] = outcome
+                startNext()
+            }
+            return outcomes.map { $0 ?? .failure(.cancelled) }
+        }
+    }
+
+    private func runJob(_ job: TransferJob, index: Int) async -> Result<TransferResult, FerryError> {
+        var attempt = 1
+        while true {
+            let task = job.makeTask(session)
+            reporter.started(job: index, label: job.label, task: task, attempt: attempt)
+            task.resume()
+            let outcome = await task.outcome()
+            reporter.ended(job: index, task: task, outcome: outcome)
+            guard case .failure(let error) = outcome, retryPolicy.shouldRetry(error, afterAttempt: attempt) else {
+                return outcome
+            }
+            let delay = retryPolicy.delay(afterAttempt: attempt)
+            reporter.retrying(job: index, label: job.label, error: error, delay: delay, attempt: attempt)
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            attempt += 1
+        }
+    }
+}

@@ -1,3 +1,0 @@
-import FerryKit
-
-print("ferry \(FerryVersion.string)")
