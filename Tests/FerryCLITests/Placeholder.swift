@@ -1,5 +1,0 @@
-import Testing
-
-@Test func cliTestsTargetBuilds() {
-    #expect(Bool(true))
-}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+@testable import FerryKit
+
+@Suite struct RequestValidationTests {
+    @Test(arguments: ["http://127.0.0.1:8080/a/b.bin", "https://example.org/", "HTTP://EXAMPLE.ORG/x?y=1"])
+    func acceptsHTTPAndHTTPS(_ text: String) throws {
+        // Given a well-formed http(s) URL, When validated, Then it parses.
+        let url = try Request.validatedURL(text)
+        #expect(url.host != nil)
+    }
+
+    @Test func rejectsOtherSchemesWithTheirName() {
+        for scheme in ["ftp", "file", "gopher"] {
+            #expect(throws: FerryError.input(.unsupportedScheme(scheme))) {
+                try Request.validatedURL("\(scheme)://host/x")
+            }
+        }
+    }
+
+    @Test(arguments: ["", "example.org/x", "http://", "http://exa mple/", "http://host/a\r\nX: y", "http://host:99999/", "http:///path"])
+    func rejectsMalformedURLs(_ text: String) {
+        #expect(throws: FerryError.self) { try Request.validatedURL(text) }
+    }
+
+    @Test func malformedURLMessageMasksThePassword() {
+        do {
+            _ = try Request.validatedURL("http://user:hunter2@host/a b")
+            Issue.record("expected an error")
+        } catch {
+            #expect(!error.description.contains("hunter2"))
+            #expect(error.description.contains("user:***@host"))
+        }
+    }
+}
+
+@Suite struct URLMaskingTests {
+    @Test func masksUserInfoPasswordAndSecretQueryValues() {
+        #expect(URLMasking.mask("https://bob:s3cret@host/p?a=1&token=abc&Signature=x#f") == "https://bob:***@host/p?a=1&token=***&Signature=***#f")
+        #expect(URLMasking.mask("http://onlyuser@host/") == "http://***@host/")
+        #expect(URLMasking.mask("http://host/p?q=1") == "http://host/p?q=1")
+    }
+}
+
+@Suite struct HTTPHeadersTests {
+    @Test func lookupIsCaseInsensitiveAndOrderIsKept() {
+        var headers: HTTPHeaders = ["Accept": "a", "X-One": "1"]
+        headers.add(name: "x-one", value: "2")
+        #expect(headers["X-ONE"] == "1")
+        #expect(headers.values(for: "X-One") == ["1", "2"])
+        headers["X-One"] = "3"
+        #expect(headers.values(for: "x-one") == ["3"])
+        #expect(headers.fields.map(\.name) == ["Accept", "X-One"])
+    }
+
+    @Test func secretsAreMasked() {
+        let headers: HTTPHeaders = ["Authorization": "Bearer abc", "Cookie": "a=b", "Accept": "x"]
+        #expect(headers.masked.fields.map(\.value) == ["***", "***", "x"])
+    }
+
+    @Test func parseLineRejectsLineBreaksAndMissingColon() throws {
+        #expect(try HTTPHeaders.parseLine("X-A:  v w ") == .init(name: "X-A", value: "v w"))
+        #expect(throws: FerryError.self) { try HTTPHeaders.parseLine("no colon") }
+        #expect(throws: FerryError.self) { try HTTPHeaders.parseLine("X-A: a\r\nInjected: 1") }
+        #expect(throws: FerryError.self) { try HTTPHeaders.parseLine("Bad Name: v") }
+    }
+}
+
+@Suite struct SafeFileNameTests {
+    @Test func urlPathGivesADecodedBasename() throws {
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/dir/r%C3%A9sum%C3%A9.pdf?x=1")) == "résumé.pdf")
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/")) == "index.html")
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/a/..%2F..%2Fetc%2Fpasswd")) == "_.._etc_passwd")
+    }
+
+    @Test func dangerousNamesAreNeutralised() {
+        #expect(SafeFileName.sanitize("../../x") == "_.._x")
+        #expect(SafeFileName.sanitize(".bashrc") == "bashrc")
+        #expect(SafeFileName.sanitize("..") == "index.html")
+        #expect(SafeFileName.sanitize("a\u{0}b\u{1B}[31mc\u{202E}d") == "ab[31mcd")
+    }
+
+    @Test func longNamesAreShortenedOnACharacterBoundaryKeepingTheExtension() {
+        let long = String(repeating: "名", count: 120) + ".tar.gz"  // 360 bytes of stem
+        let short = SafeFileName.sanitize(long)
+        #expect(short.utf8.count <= SafeFileName.maximumBytes)
+        #expect(short.hasSuffix(".tar.gz"))
+        #expect(short.hasPrefix("名"))
+    }
+
+    @Test func numberedNamesGoBeforeTheExtension() {
+        #expect(SafeFileName.numbered("file.bin", 1) == "file.1.bin")
+        #expect(SafeFileName.numbered("archive.tar.gz", 2) == "archive.2.tar.gz")
+        #expect(SafeFileName.numbered("README", 3) == "README.3")
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    @Test func transientErrorsRetryAndOtherClientErrorsDoNot() {
+        let policy = RetryPolicy(retryLimit: 2)
+        let refused = FerryError.transport(.couldNotConnect(host: "h", port: 1, reason: "refused"))
+        #expect(policy.shouldRetry(refused, afterAttempt: 1))
+        #expect(policy.shouldRetry(refused, afterAttempt: 2))
+        #expect(!policy.shouldRetry(refused, afterAttempt: 3))
+        for status in [408, 429, 500, 503] {
+            #expect(policy.shouldRetry(.validation(.unacceptableStatus(status, reason: "", url: "", body: nil)), afterAttempt: 1))
+        }
+        for status in [400, 401, 403, 404, 416] {
+            #expect(!policy.shouldRetry(.validation(.unacceptableStatus(status, reason: "", url: "", body: nil)), afterAttempt: 1))
+        }
+        #expect(!policy.shouldRetry(.cancelled, afterAttempt: 1))
+    }
+
+    @Test func delaysGrowExponentiallyAreCappedAndJittered() {
+        let policy = RetryPolicy(baseDelay: 1, maximumDelay: 10, jitter: 0.5)
+        #expect(policy.delay(afterAttempt: 1, random: { 0 }) == 1)
+        #expect(policy.delay(afterAttempt: 3, random: { 0 }) == 4)
+        #expect(policy.delay(afterAttempt: 9, random: { 0 }) == 10)
+        #expect(policy.delay(afterAttempt: 3, random: { 1 }) == 2)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: 120, random: { 0 }) == 10)
+        #expect(policy.delay(afterAttempt: 1, retryAfter: 3, random: { 0 }) == 3)
+    }
+}
+
+@Suite struct ProgressTrackerTests {
+    @Test func snapshotsAreCoalescedAndSpeedIsAMovingAverage() {
+        var tracker = ProgressTracker()
+        var published: [TransferProgress] = []
+        // Given 1 MiB arriving every 10 ms for 2 s.
+        for step in 0...200 {
+            let now = Double(step) * 0.01
+            if let snapshot = tracker.update(received: Int64(step) * 1_048_576, expectedReceived: 200 * 1_048_576, sent: 0, expectedSent: nil, now: now) {
+                published.append(snapshot)
+            }
+        }
+        // Then about 10 snapshots a second were published, monotonic, with ~100 MiB/s.
+        #expect((19...22).contains(published.count))
+        #expect(zip(published, published.dropFirst()).allSatisfy { $0.receivedBytes <= $1.receivedBytes })
+        let speed = tracker.current.bytesPerSecond / 1_048_576
+        #expect(speed > 95 && speed < 105)
+        #expect(tracker.current.fractionCompleted == 1)
+        #expect(tracker.current.estimatedSecondsRemaining == 0)
+    }
+
+    @Test func unknownTotalsStayUnknown() {
+        var tracker = ProgressTracker()
+        let snapshot = tracker.update(received: 10, expectedReceived: nil, sent: 0, expectedSent: nil, now: 1, force: true)
+        #expect(snapshot?.expectedBytes == nil)
+        #expect(snapshot?.fractionCompleted == nil)
+        #expect(snapshot?.estimatedSecondsRemaining == nil)
+    }
+}
+
+@Suite struct TaskStateTests {
+    @Test func terminalStatesHaveNoWayOut() {
+        for state in TransferTask.State.allCases where state.isTerminal {
+            #expect(TransferTask.State.allCases.allSatisfy { !state.canTransition(to: $0) })
+        }
+        #expect(TransferTask.State.created.canTransition(to: .running))
+        #expect(!TransferTask.State.created.canTransition(to: .paused))
+        #expect(TransferTask.State.paused.canTransition(to: .running))
+    }
+}
+
+@Suite struct ByteFormattingTests {
+    @Test func sizesSpeedsAndDurations() {
+        #expect(ByteFormatting.size(0) == "0 B")
+        #expect(ByteFormatting.size(1536) == "1.50 KiB")
+        #expect(ByteFormatting.size(64 * 1_048_576) == "64.0 MiB")
+        #expect(ByteFormatting.size(1_073_741_824) == "1.00 GiB")
+        #expect(ByteFormatting.duration(7) == "0:07")
+        #expect(ByteFormatting.duration(3725) == "1:02:05")
+        #expect(ByteFormatting.duration(nil) == "--:--")
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import FerryKit
-
-@Test func userAgentNamesTheVersion() {
-    #expect(FerryVersion.userAgent == "ferry/\(FerryVersion.string)")
-}
