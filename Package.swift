@@ -35,7 +35,11 @@ let package = Package(
         ),
 
         // Test support: launches nginx and the fault server on 127.0.0.1, temp dirs, hashing.
-        .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/Support"),
+        .target(
+            name: "FerryTestSupport",
+            dependencies: ["FerryKit", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/Support"
+        ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
     ],
