@@ -49,7 +49,8 @@ struct TransferRunner {
             guard case .failure(let error) = outcome, retryPolicy.shouldRetry(error, afterAttempt: attempt) else {
                 return outcome
             }
-            let delay = retryPolicy.delay(afterAttempt: attempt)
+            let retryAfter = task.response?.headers["Retry-After"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
             reporter.retrying(job: index, label: job.label, error: error, delay: delay, attempt: attempt)
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             attempt += 1

@@ -37,6 +37,7 @@ public final class TransferTask: Sendable, Identifiable {
     private struct Inner {
         var state = State.created
         var progress = TransferProgress()
+        var response: HTTPResponse?
         var outcome: Result<TransferResult, FerryError>?
         var waiters: [CheckedContinuation<Result<TransferResult, FerryError>, Never>] = []
     }
@@ -62,6 +63,9 @@ public final class TransferTask: Sendable, Identifiable {
 
     /// The latest progress snapshot.
     public var progress: TransferProgress { inner.withLock { $0.progress } }
+
+    /// The final response once its headers arrived (also for failed tasks: a 503's Retry-After), else `nil`.
+    public var response: HTTPResponse? { inner.withLock { $0.response } }
 
     /// Starts a created task, or continues a paused one. Does nothing in other states.
     public func resume() {
@@ -122,6 +126,11 @@ public final class TransferTask: Sendable, Identifiable {
     }
 
     // MARK: - Called by the engine thread
+
+    /// Remembers the final response.
+    func record(response: HTTPResponse) {
+        inner.withLock { $0.response = response }
+    }
 
     /// Stores a progress snapshot and publishes it.
     func publish(progress: TransferProgress) {

@@ -224,6 +224,7 @@ final class EasyHandle {
         guard response == nil, statusCode != 0 else { return }
         let current = HTTPResponse(url: effectiveURL ?? task.request.url, statusCode: statusCode, reasonPhrase: reasonPhrase, headers: headers, httpVersion: httpVersion)
         response = current
+        task.record(response: current)
         do throws(FerryError) {
             try delegate.task(task, didReceive: current)
         } catch {
