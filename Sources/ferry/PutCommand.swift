@@ -7,7 +7,12 @@ struct PutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "put",
         abstract: "Upload now, headless; the server's reply is printed on stdout.",
-        discussion: "-T sends a file as the raw body (PUT unless -X says otherwise)."
+        discussion: """
+        -F sends multipart/form-data with POST (curl's syntax: 'name=value', \
+        'name=@PATH[;type=MIME][;filename=NAME]', 'name=<PATH' for a value read from a file). \
+        -T sends a file as the raw body (PUT unless -X says otherwise). Every file is checked \
+        before anything is sent.
+        """
     )
 
     @Argument(help: "The http or https URL to send to.")
@@ -15,6 +20,12 @@ struct PutCommand: AsyncParsableCommand {
 
     @Option(name: [.customShort("T"), .customLong("upload-file")], help: "Send PATH as the raw request body.")
     var uploadFile: String?
+
+    @Option(name: [.customShort("F"), .customLong("form-field")], help: ArgumentHelp("Add a multipart field: 'name=value', 'name=@PATH[;type=MIME][;filename=NAME]' or 'name=<PATH' (repeatable).", valueName: "field"))
+    var formFields: [String] = []
+
+    @Option(name: .customLong("save-body"), help: "Write the exact body that would be sent to FILE instead of sending it.")
+    var saveBody: String?
 
     @Option(name: [.customShort("X"), .customLong("method")], help: "The request method (default: PUT for -T).")
     var method: String?
@@ -26,36 +37,27 @@ struct PutCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let target: URL
-        var fields = HTTPHeaders()
-        let body: RequestBody
-        do throws(FerryError) {
-            target = try Request.validatedURL(url)
-            for line in headers {
-                let field = try HTTPHeaders.parseLine(line)
-                fields.add(name: field.name, value: field.value)
-            }
-            guard let uploadFile else {
-                throw .input(.invalidOption("nothing to send: give -T FILE"))
-            }
-            // Opening it now turns a missing or unreadable file into an error before anything is sent.
-            let fileURL = URL(fileURLWithPath: uploadFile)
-            FileBodyStream.check(try FileBodyStream(url: fileURL))
-            body = .file(fileURL)
-        } catch {
-            Console.error(error.description)
-            throw ExitStatus(code: error.exitStatus == 4 ? 2 : error.exitStatus)
-        }
         if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
             Console.error("invalid method \"\(method)\"")
             throw ExitStatus.usage
         }
-        let request = Request(url: target, method: HTTPMethod(rawValue: method ?? "PUT"), headers: fields)
+        let request: Request
+        do throws(FerryError) {
+            request = try makeRequest()
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus(code: error.exitStatus == 4 ? 2 : error.exitStatus)
+        }
+        if let saveBody {
+            try writeBody(to: saveBody)
+            return
+        }
+        guard let body = request.body else { throw ExitStatus.usage }
         let session = SessionManager()
         let style: Reporter.Style = json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
         let reporter = Reporter(style: style, jobCount: 1, verb: "uploading to")
         let following = reporter.follow(session)
-        let job = TransferJob(label: URLMasking.mask(target)) { session in
+        let job = TransferJob(label: URLMasking.mask(request.url)) { session in
             session.uploadTask(with: request, body: body)
         }
         let trap = SignalTrap.install { signal in
@@ -71,6 +73,54 @@ struct PutCommand: AsyncParsableCommand {
         guard case .success(let result) = outcomes.first else { throw ExitStatus.summarizing(outcomes) }
         ReplyPrinter.print(result, json: json)
         throw result.response.isSuccess ? ExitStatus.success : ExitStatus.transferFailed
+    }
+}
+
+extension PutCommand {
+    /// Builds the request from the arguments; every file is opened (and closed) here, before anything is sent.
+    func makeRequest() throws(FerryError) -> Request {
+        let target = try Request.validatedURL(url)
+        var fields = HTTPHeaders()
+        for line in headers {
+            let field = try HTTPHeaders.parseLine(line)
+            fields.add(name: field.name, value: field.value)
+        }
+        if uploadFile != nil && !formFields.isEmpty {
+            throw .input(.invalidOption("-T and -F cannot be combined: send either a raw file or a form"))
+        }
+        if !formFields.isEmpty {
+            var form = MultipartFormData()
+            for argument in formFields {
+                try form.append(FormFieldSpec.parse(argument))
+            }
+            let base = Request(url: target, method: HTTPMethod(rawValue: method ?? "POST"), headers: fields)
+            var request = form.applied(to: base)
+            if form.isEmpty { request.body = .data(Data()) }
+            return request
+        }
+        guard let uploadFile else {
+            throw .input(.invalidOption("nothing to send: give -F fields or -T FILE"))
+        }
+        // Opening it now turns a missing or unreadable file into an error before anything is sent.
+        let fileURL = URL(fileURLWithPath: uploadFile)
+        FileBodyStream.check(try FileBodyStream(url: fileURL))
+        return Request(url: target, method: HTTPMethod(rawValue: method ?? "PUT"), headers: fields, body: .file(fileURL))
+    }
+
+    /// `--save-body`: writes exactly the multipart bytes that would be sent, never replacing an existing file.
+    func writeBody(to path: String) throws {
+        do throws(FerryError) {
+            guard !formFields.isEmpty else { throw .input(.invalidOption("--save-body goes with -F fields")) }
+            var form = MultipartFormData()
+            for argument in formFields {
+                try form.append(FormFieldSpec.parse(argument))
+            }
+            let length = try form.writeBody(to: URL(fileURLWithPath: path))
+            Console.status("wrote \(length) bytes to \(path) (Content-Type: \(form.contentType))\n")
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus(code: error.exitStatus)
+        }
     }
 }
 

@@ -72,6 +72,8 @@ final class Reporter: Sendable {
                 emit(fields)
             case .plain, .terminal:
                 clearLine()
+                // A rejected upload is reported by the reply printer, with the server's message.
+                guard result.response.isSuccess else { return }
                 let what = result.fileURL.map { "saved \($0.path)" } ?? "\(label): \(result.response.statusCode) \(result.response.reasonPhrase)"
                 Console.status("\(what) (\(ByteFormatting.size(bytes)))\n")
             }
