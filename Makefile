@@ -26,7 +26,7 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 run: build
 	./.build/debug/ferry $(ARGS)
@@ -37,6 +37,7 @@ test: deps
 
 bench: bench-deps release
 	bench/download
+	bench/upload
 
 clean:
 	rm -rf .build
