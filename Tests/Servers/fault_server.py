@@ -781,6 +781,7 @@ def parse_multipart(content_type, body):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    block_on_close = False  # SIGTERM must not wait for idle keep-alive connections
     allow_reuse_address = True
     request_queue_size = 128
 

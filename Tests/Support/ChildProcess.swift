@@ -320,8 +320,12 @@ extension ChildProcess {
                 let exited = reap()
                 if exited, exitedAt == nil { exitedAt = Date() }
                 if exited, stdoutFD < 0, stderrFD < 0 { break }
-                // After the exit, a grandchild may hold the pipes open: give it 2 s.
-                if let exitedAt, Date().timeIntervalSince(exitedAt) > 2 { break }
+                // After the exit, a grandchild may hold the pipes open: give it 2 s, then
+                // kill what is left of the group (its open pipe shows the group still exists).
+                if let exitedAt, Date().timeIntervalSince(exitedAt) > 2 {
+                    sendSignal(-pid, SIGKILL)
+                    break
+                }
                 let timeout: Int32 = fds.isEmpty ? 5 : 100
                 let ready = poll(&fds, nfds_t(fds.count), timeout)
                 if ready < 0 && errno != EINTR { break }

@@ -75,6 +75,11 @@ public struct EchoReply: Decodable, Sendable {
 public struct SinkReply: Decodable, Sendable, Equatable {
     public let length: Int
     public let sha256: String
+
+    public init(length: Int, sha256: String) {
+        self.length = length
+        self.sha256 = sha256
+    }
 }
 
 /// `MultipartReply` is the fault server's `/multipart` answer, from Python's email parser.
@@ -87,6 +92,14 @@ public struct MultipartReply: Decodable, Sendable {
         public let contentType: String?
         public let length: Int
         public let sha256: String
+
+        public init(name: String, filename: String, contentType: String?, length: Int, sha256: String) {
+            self.name = name
+            self.filename = filename
+            self.contentType = contentType
+            self.length = length
+            self.sha256 = sha256
+        }
 
         enum CodingKeys: String, CodingKey {
             case name, filename, length, sha256
