@@ -15,11 +15,12 @@ let package = Package(
         // C shims: typed wrappers for what Swift cannot import, nothing else.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CNCurses", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
+        .target(name: "CSystem"),
 
         // The AFNetworking analogue on libcurl. Only Transport/ imports CCurl.
         .target(
             name: "FerryKit",
-            dependencies: ["CCurl", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CCurl", "CSystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The persistent queue (journal, scheduler, batch input).
         .target(name: "FerryQueue", dependencies: ["FerryKit"]),

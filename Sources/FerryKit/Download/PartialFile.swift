@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 
 /// `PartialFile` is a download's `NAME.part`: created safely, written in order, then committed
@@ -10,6 +11,10 @@ public final class PartialFile {
     private var descriptor: Int32
     /// Bytes in the file.
     public private(set) var length: Int64
+    /// Where write-back was last started; see ``startWriteBack()``.
+    private var writeBackStart: Int64 = 0
+    /// Bytes written between two asynchronous write-back starts, `8 MiB`.
+    static let writeBackChunk: Int64 = 8 << 20
 
     /// Creates a new, empty partial file with `O_EXCL|O_NOFOLLOW`, mode 0600.
     ///
@@ -51,6 +56,15 @@ public final class PartialFile {
             pointer += written
             length += Int64(written)
         }
+        if length - writeBackStart >= Self.writeBackChunk { startWriteBack() }
+    }
+
+    /// Asks the kernel to start writing the newest bytes to disk without waiting for it, so
+    /// that the `fdatasync` before the final rename finds little left to do and durability
+    /// costs almost no wall time (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`).
+    private func startWriteBack() {
+        _ = csystem_start_writeback(descriptor, writeBackStart, length - writeBackStart)
+        writeBackStart = length
     }
 
     /// Flushes the file's data to the disk (`fdatasync`).

@@ -1,0 +1,11 @@
+#ifndef CSYSTEM_H
+#define CSYSTEM_H
+
+#include <stdint.h>
+
+/* Linux calls Swift's Glibc module does not import (they need _GNU_SOURCE). */
+
+/* Starts asynchronous write-back of [offset, offset+length) of fd; returns 0 or -1 with errno. */
+int csystem_start_writeback(int fd, int64_t offset, int64_t length);
+
+#endif
