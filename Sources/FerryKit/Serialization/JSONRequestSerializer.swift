@@ -14,6 +14,8 @@ public final class JSONRequestSerializer: RequestSerializer {
     /// The Content-Type of the body, `application/json`.
     public static let contentType = "application/json"
 
+    /// The HTTP serializer whose default headers, URI methods and request properties this
+    /// serializer uses, and which encodes the query for those methods.
     public let http: HTTPRequestSerializer
     private let options: Mutex<JSONWritingOptions>
 

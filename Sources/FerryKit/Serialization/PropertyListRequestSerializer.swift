@@ -14,6 +14,8 @@ public final class PropertyListRequestSerializer: RequestSerializer {
     /// The Content-Type of the body, `application/x-plist`.
     public static let contentType = "application/x-plist"
 
+    /// The HTTP serializer whose default headers, URI methods and request properties this
+    /// serializer uses, and which encodes the query for those methods.
     public let http: HTTPRequestSerializer
     private let propertyListFormat: Mutex<PropertyListSerialization.PropertyListFormat>
 
