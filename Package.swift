@@ -26,7 +26,11 @@ let package = Package(
         // The persistent queue (journal, scheduler, batch input).
         .target(
             name: "FerryQueue",
-            dependencies: ["FerryKit", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "FerryKit", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         // The terminal front end. Only its ncurses backend imports CNCurses.
         .target(name: "FerryTUI", dependencies: ["FerryQueue", "CNCurses"]),

@@ -38,26 +38,24 @@ extension Journal {
 
 /// `TaskInserter` holds the prepared statements of one insert transaction.
 private struct TaskInserter {
-    let task: Statement
-    let url: Statement
-    let header: Statement
-    let field: Statement
-    let file: Statement
+    let task: BulkStatement
+    let url: BulkStatement
+    let header: BulkStatement
+    let field: BulkStatement
+    let file: BulkStatement
 
     init(_ db: Database) throws {
-        task = try db.cachedStatement(sql: """
+        task = try BulkStatement(db, sql: """
             INSERT INTO task (kind, state, priority, position, destination_dir, requested_name,
                 overwrite, content_disposition, checksum_algorithm, checksum_hex,
                 max_download_limit, retries, upload_method, upload_body_file,
                 created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)
             """)
-        url = try db.cachedStatement(sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (?, ?, ?)")
-        header = try db.cachedStatement(
-            sql: "INSERT INTO task_header (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
-        field = try db.cachedStatement(
-            sql: "INSERT INTO upload_field (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
-        file = try db.cachedStatement(sql: """
+        url = try BulkStatement(db, sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (?, ?, ?)")
+        header = try BulkStatement(db, sql: "INSERT INTO task_header (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
+        field = try BulkStatement(db, sql: "INSERT INTO upload_field (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
+        file = try BulkStatement(db, sql: """
             INSERT INTO upload_file (task_id, ordinal, field_name, path, filename, mime_type)
             VALUES (?, ?, ?, ?, ?, ?)
             """)
@@ -66,32 +64,52 @@ private struct TaskInserter {
     func insert(_ new: NewTask, position: Int64, time: Int64, db: Database) throws -> TaskID {
         let spec = new.spec
         let state: TaskState = new.startsPaused ? .paused : .queued
-        task.setUncheckedArguments([
-            spec.kind.rawValue, state.rawValue, new.priority, position,
-            spec.destinationDirectory, spec.requestedName, spec.overwrite, spec.useContentDisposition,
-            spec.checksum?.algorithm.rawValue, spec.checksum?.hex,
-            spec.options.maxDownloadLimit, spec.options.retries,
-            spec.upload?.method, spec.upload?.bodyFile,
-            time, time,
-        ])
-        try task.execute()
+        task.bind(1, spec.kind.rawValue)
+        task.bind(2, state.rawValue)
+        task.bind(3, new.priority)
+        task.bind(4, position)
+        task.bind(5, spec.destinationDirectory)
+        task.bind(6, spec.requestedName)
+        task.bind(7, spec.overwrite)
+        task.bind(8, spec.useContentDisposition)
+        task.bind(9, spec.checksum?.algorithm.rawValue)
+        task.bind(10, spec.checksum?.hex)
+        task.bind(11, spec.options.maxDownloadLimit)
+        task.bind(12, spec.options.retries)
+        task.bind(13, spec.upload?.method)
+        task.bind(14, spec.upload?.bodyFile)
+        task.bind(15, time)
+        try task.run()
         let id = db.lastInsertedRowID
         for (ordinal, value) in spec.urls.enumerated() {
-            url.setUncheckedArguments([id, ordinal, value.string])
-            try url.execute()
+            url.bind(1, id)
+            url.bind(2, ordinal)
+            url.bind(3, value.string)
+            try url.run()
         }
         for (ordinal, value) in spec.headers.enumerated() {
-            header.setUncheckedArguments([id, ordinal, value.name, value.value])
-            try header.execute()
+            header.bind(1, id)
+            header.bind(2, ordinal)
+            header.bind(3, value.name)
+            header.bind(4, value.value)
+            try header.run()
         }
         if let upload = spec.upload {
             for (ordinal, value) in upload.fields.enumerated() {
-                field.setUncheckedArguments([id, ordinal, value.name, value.value])
-                try field.execute()
+                field.bind(1, id)
+                field.bind(2, ordinal)
+                field.bind(3, value.name)
+                field.bind(4, value.value)
+                try field.run()
             }
             for (ordinal, value) in upload.files.enumerated() {
-                file.setUncheckedArguments([id, ordinal, value.fieldName, value.path, value.filename, value.mimeType])
-                try file.execute()
+                file.bind(1, id)
+                file.bind(2, ordinal)
+                file.bind(3, value.fieldName)
+                file.bind(4, value.path)
+                file.bind(5, value.filename)
+                file.bind(6, value.mimeType)
+                try file.run()
             }
         }
         return TaskID(id)

@@ -83,9 +83,12 @@ public final class Journal: Sendable {
         }
     }
 
-    /// `close()` closes every SQLite connection; the journal cannot be used afterwards.
+    /// `close()` copies the WAL into the main file when no other process is reading, then
+    /// closes every SQLite connection; the journal cannot be used afterwards.
     public func close() throws(QueueError) {
         do {
+            // PASSIVE never waits: another process's readers just leave frames in the WAL.
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.passive) }
             try pool.close()
         } catch {
             throw QueueError(converting: error, path: path)

@@ -10,10 +10,9 @@ public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDe
 
     /// `init(validating:)` checks `text` and keeps it unchanged.
     public init(validating text: String) throws(QueueError) {
-        let masked = TransferURL.mask(text)
-        func reject(_ detail: String) -> QueueError { .input(.invalidURL(masked, detail: detail)) }
+        func reject(_ detail: String) -> QueueError { .input(.invalidURL(TransferURL.mask(text), detail: detail)) }
         guard !text.isEmpty else { throw reject("empty") }
-        if text.unicodeScalars.contains(where: { HeaderField.isControl($0) || $0.properties.isWhitespace }) {
+        if text.unicodeScalars.contains(where: TransferURL.isForbidden) {
             throw reject("contains spaces or control characters (CR, LF, tab...)")
         }
         guard let components = URLComponents(string: text) else {
@@ -28,6 +27,14 @@ public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDe
             throw reject("port \(port) is out of range")
         }
         self.string = text
+    }
+
+    /// `isForbidden(_:)` is true for spaces (any Unicode white space) and control characters.
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar.value <= 0x20 || scalar.value == 0x7F
+        }
+        return HeaderField.isControl(scalar) || scalar.properties.isWhitespace
     }
 
     /// `init(trusted:)` wraps a string validated earlier (read back from the journal).
