@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Messages never contain secrets: URLs are shown with their user info masked and header
 /// values are never included.
-public enum QueueError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `stateDirectory` errors come from resolving or creating the state directory.
     case stateDirectory(StateDirectoryReason)
     /// `lock` errors come from taking the engine lock.
@@ -15,7 +15,7 @@ public enum QueueError: Error, Sendable, Equatable, CustomStringConvertible {
     case input(InputReason)
 
     /// `StateDirectoryReason` says why the state directory could not be used.
-    public enum StateDirectoryReason: Sendable, Equatable {
+    public enum StateDirectoryReason: Sendable, Hashable {
         /// `noHomeDirectory` means neither an explicit directory nor `HOME` was available.
         case noHomeDirectory
         /// `notADirectory` means something other than a directory exists at the path.
@@ -27,7 +27,7 @@ public enum QueueError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `LockReason` says why the engine lock could not be taken.
-    public enum LockReason: Sendable, Equatable {
+    public enum LockReason: Sendable, Hashable {
         /// `heldByAnotherProcess` means another process holds the lock; `pid` is `nil` when
         /// it could not be read from the lock file.
         case heldByAnotherProcess(pid: Int32?)
@@ -38,7 +38,7 @@ public enum QueueError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `JournalReason` says what went wrong with the journal.
-    public enum JournalReason: Sendable, Equatable {
+    public enum JournalReason: Sendable, Hashable {
         /// `newerSchema` means the journal was written by a newer Ferry; it is left untouched.
         case newerSchema(path: String, found: Int, supported: Int)
         /// `unreadable` means the journal is corrupt or not a Ferry journal and recovery was
@@ -67,7 +67,7 @@ public enum QueueError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `InputReason` says why user input was rejected.
-    public enum InputReason: Sendable, Equatable {
+    public enum InputReason: Sendable, Hashable {
         /// `invalidURL` carries the masked URL and what is wrong with it.
         case invalidURL(String, detail: String)
         /// `invalidHeader` carries what is wrong with a `Name: value` header (never the value).
