@@ -16,5 +16,6 @@ public struct TaskID: RawRepresentable, Hashable, Comparable, Sendable, CustomSt
     /// `description` is the decimal id, as the user types it (`ferry pause 12`).
     public var description: String { String(rawValue) }
 
+    /// `<` orders ids by creation: a later task has a larger id.
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -157,6 +157,18 @@ import Testing
         #expect(try journal.nextRunnable(limit: 5).count == 1)
     }
 
+    @Test func aReadOnlyJournalIsATypedError() throws {
+        // Given a journal whose writer connection refuses writes
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        try journal.pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+
+        // When a task is inserted, then the error says the journal is read-only
+        #expect(throws: QueueError.journal(.readOnly(path: journal.path))) {
+            try journal.insert(download("https://example.com/a"))
+        }
+    }
+
     @Test func storageErrorsConvertToTypedErrors() {
         let path = "/state/journal.sqlite"
         #expect(QueueError(converting: DatabaseError(resultCode: .SQLITE_FULL), path: path)
