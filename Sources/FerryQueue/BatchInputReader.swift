@@ -282,12 +282,3 @@ private struct PendingEntry {
             spec: spec, priority: defaults.priority, startsPaused: paused ?? defaults.startsPaused))
     }
 }
-
-extension QueueError {
-    /// `inputReason` is the input reason of an input error; other errors become `.malformedOption`
-    /// (they cannot come from parsing a line).
-    var inputReason: InputReason {
-        if case .input(let reason) = self { return reason }
-        return .malformedOption
-    }
-}

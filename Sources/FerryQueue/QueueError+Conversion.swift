@@ -43,3 +43,12 @@ extension QueueError {
         }
     }
 }
+
+extension QueueError {
+    /// `inputReason` is the reason of an `.input` error; any other error becomes
+    /// `.malformedOption` (parsing a batch line throws only input errors).
+    var inputReason: InputReason {
+        if case .input(let reason) = self { return reason }
+        return .malformedOption
+    }
+}
