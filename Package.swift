@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/Support"),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
-        .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue", "FerryTestSupport"]),
+        .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue"]),
     ],
     swiftLanguageModes: [.v6]
 )
