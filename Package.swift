@@ -10,12 +10,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // C shims: typed wrappers for what Swift cannot import, nothing else.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CNCurses", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
         .target(name: "CSystem"),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         // The AFNetworking analogue on libcurl. Only Transport/ imports CCurl.
         .target(
@@ -23,7 +25,14 @@ let package = Package(
             dependencies: ["CCurl", "CSystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The persistent queue (journal, scheduler, batch input).
-        .target(name: "FerryQueue", dependencies: ["FerryKit"]),
+        .target(
+            name: "FerryQueue",
+            dependencies: [
+                "FerryKit", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
         // The terminal front end. Only its ncurses backend imports CNCurses.
         .target(name: "FerryTUI", dependencies: ["FerryQueue", "CNCurses"]),
         // The command line.
@@ -43,6 +52,7 @@ let package = Package(
         ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
+        .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,2 @@
-import FerryKit
-
 /// `FerryQueue` is the namespace of the persistent transfer queue (journal, scheduler, batch input).
 public enum FerryQueue {}

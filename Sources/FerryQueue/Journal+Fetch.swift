@@ -1,0 +1,183 @@
+import GRDB
+
+extension Journal {
+    /// `task(_:)` returns the task with `id`, or `nil` if there is none.
+    public func task(_ id: TaskID) throws(QueueError) -> TaskRecord? {
+        try read { db in
+            try TaskLoader.load(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id.rawValue]).first
+        }
+    }
+
+    /// `tasks(in:limit:offset:)` returns one page of the queue in queue order (priority
+    /// descending, then position), optionally only tasks in `states`.
+    ///
+    /// Only the page's rows are read (an index gives the order), so a page costs the same
+    /// with ten tasks or a million; `offset` still skips rows one by one, so very deep pages
+    /// cost more. `states` is `nil` by default (every state).
+    public func tasks(in states: Set<TaskState>? = nil, limit: Int, offset: Int = 0) throws(QueueError) -> [TaskRecord] {
+        guard limit > 0 else { return [] }
+        let (filter, arguments) = Journal.stateFilter(states)
+        return try read { db in
+            try TaskLoader.load(db, sql: """
+                SELECT * FROM task \(filter)
+                ORDER BY priority DESC, position
+                LIMIT ? OFFSET ?
+                """, arguments: arguments + [limit, max(0, offset)])
+        }
+    }
+
+    /// `countsByState()` counts the tasks in each state with one query; every state is a key.
+    public func countsByState() throws(QueueError) -> [TaskState: Int] {
+        try read { db in
+            var counts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0, 0) })
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS count FROM task GROUP BY state") {
+                if let state = TaskState(rawValue: row["state"]) {
+                    counts[state] = row["count"]
+                }
+            }
+            return counts
+        }
+    }
+
+    /// `nextRunnable(limit:excluding:)` returns up to `limit` queued tasks in queue order,
+    /// skipping the ids in `excluding` (tasks the scheduler already started).
+    public func nextRunnable(limit: Int, excluding: Set<TaskID> = []) throws(QueueError) -> [TaskRecord] {
+        guard limit > 0 else { return [] }
+        let excluded = excluding.map(\.rawValue)
+        let exclusion = excluded.isEmpty
+            ? ""
+            : "AND id NOT IN (\(Array(repeating: "?", count: excluded.count).joined(separator: ",")))"
+        return try read { db in
+            try TaskLoader.load(db, sql: """
+                SELECT * FROM task WHERE state = 'queued' \(exclusion)
+                ORDER BY priority DESC, position
+                LIMIT ?
+                """, arguments: StatementArguments(excluded) + [limit])
+        }
+    }
+
+    /// `segments(of:)` returns the byte ranges of a segmented download, by start offset;
+    /// empty for a single-stream download.
+    public func segments(of id: TaskID) throws(QueueError) -> [Segment] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT start, "end", durable_offset FROM segment WHERE task_id = ? ORDER BY start
+                """, arguments: [id.rawValue]).map { row in
+                Segment(start: row["start"], end: row["end"], durableOffset: row["durable_offset"])
+            }
+        }
+    }
+
+    /// `stateFilter(_:)` is a `WHERE state IN (...)` clause and its arguments; empty for `nil`.
+    static func stateFilter(_ states: Set<TaskState>?) -> (String, StatementArguments) {
+        guard let states else { return ("", []) }
+        let names = states.map(\.rawValue).sorted()
+        guard !names.isEmpty else { return ("WHERE 0", []) }
+        let marks = Array(repeating: "?", count: names.count).joined(separator: ",")
+        return ("WHERE state IN (\(marks))", StatementArguments(names))
+    }
+}
+
+/// `TaskLoader` turns `task` rows and their child rows into `TaskRecord`s.
+enum TaskLoader {
+    /// `chunkSize` bounds the ids per `IN (...)` list when loading child rows.
+    static let chunkSize = 500
+
+    /// `load(_:sql:arguments:)` runs a `SELECT * FROM task ...` query and loads the child
+    /// rows of the tasks it returns, in four queries per chunk of tasks.
+    static func load(_ db: Database, sql: String, arguments: StatementArguments) throws -> [TaskRecord] {
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        var records: [TaskRecord] = []
+        records.reserveCapacity(rows.count)
+        var start = 0
+        while start < rows.count {
+            let chunk = rows[start..<min(start + chunkSize, rows.count)]
+            let ids = chunk.map { $0["id"] as Int64 }
+            let children = try Children(db, ids: ids)
+            for row in chunk {
+                records.append(try record(row, children: children))
+            }
+            start += chunkSize
+        }
+        return records
+    }
+
+    /// `Children` are the child rows of a set of tasks, grouped by task id and in order.
+    private struct Children {
+        var urls: [Int64: [TransferURL]] = [:]
+        var headers: [Int64: [HeaderField]] = [:]
+        var fields: [Int64: [UploadSpec.Field]] = [:]
+        var files: [Int64: [UploadSpec.File]] = [:]
+
+        init(_ db: Database, ids: [Int64]) throws {
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            let arguments = StatementArguments(ids)
+            func rows(_ table: String, _ columns: String) throws -> [Row] {
+                try Row.fetchAll(db, sql: """
+                    SELECT task_id, \(columns) FROM \(table) WHERE task_id IN (\(marks)) ORDER BY task_id, ordinal
+                    """, arguments: arguments)
+            }
+            for row in try rows("task_url", "url") {
+                urls[row["task_id"], default: []].append(TransferURL(trusted: row["url"]))
+            }
+            for row in try rows("task_header", "name, value") {
+                headers[row["task_id"], default: []].append(HeaderField(trusted: row["name"], value: row["value"]))
+            }
+            for row in try rows("upload_field", "name, value") {
+                fields[row["task_id"], default: []].append(UploadSpec.Field(name: row["name"], value: row["value"]))
+            }
+            for row in try rows("upload_file", "field_name, path, filename, mime_type") {
+                files[row["task_id"], default: []].append(UploadSpec.File(
+                    fieldName: row["field_name"], path: row["path"],
+                    filename: row["filename"], mimeType: row["mime_type"]))
+            }
+        }
+    }
+
+    private static func record(_ row: Row, children: Children) throws -> TaskRecord {
+        let id: Int64 = row["id"]
+        guard let state = TaskState(rawValue: row["state"]) else {
+            throw QueueError.journal(.invalidTask("task \(id) has an unknown state"))
+        }
+        var checksum: Checksum?
+        if let name: String = row["checksum_algorithm"], let hex: String = row["checksum_hex"],
+           let algorithm = Checksum.Algorithm(name: name) {
+            checksum = try Checksum(algorithm: algorithm, hex: hex)
+        }
+        var upload: UploadSpec?
+        if let method: String = row["upload_method"] {
+            upload = UploadSpec(method: method, fields: children.fields[id] ?? [],
+                                files: children.files[id] ?? [], bodyFile: row["upload_body_file"])
+        }
+        let spec = TaskSpec(
+            urls: children.urls[id] ?? [],
+            headers: children.headers[id] ?? [],
+            destinationDirectory: row["destination_dir"],
+            requestedName: row["requested_name"],
+            overwrite: row["overwrite"],
+            checksum: checksum,
+            useContentDisposition: row["content_disposition"],
+            options: TaskOptions(maxDownloadLimit: row["max_download_limit"], retries: row["retries"]),
+            upload: upload)
+        let resumeURL: String? = row["resume_url"]
+        return TaskRecord(
+            id: TaskID(id),
+            spec: spec,
+            state: state,
+            priority: row["priority"],
+            position: row["position"],
+            attempts: row["attempts"],
+            lastError: row["last_error"],
+            finalPath: row["final_path"],
+            resume: ResumeRecord(
+                finalURL: resumeURL.map(TransferURL.init(trusted:)),
+                etag: row["resume_etag"],
+                lastModified: row["resume_last_modified"],
+                totalLength: row["total_length"],
+                durableOffset: row["durable_offset"]),
+            createdAt: Journal.date(milliseconds: row["created_at"]),
+            updatedAt: Journal.date(milliseconds: row["updated_at"]),
+            startedAt: (row["started_at"] as Int64?).map(Journal.date(milliseconds:)),
+            finishedAt: (row["finished_at"] as Int64?).map(Journal.date(milliseconds:)))
+    }
+}

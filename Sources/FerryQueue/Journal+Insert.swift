@@ -1,0 +1,117 @@
+import GRDB
+
+extension Journal {
+    /// `insert(_:)` adds tasks at the end of the queue, in order, in one transaction, and
+    /// returns their ids in the same order.
+    ///
+    /// Either every task is stored or none is. Statements are prepared once per call, so
+    /// large batches are cheap; for a huge batch file, call it with chunks of some thousands
+    /// of tasks to bound memory. Throws `.journal(.invalidTask)` for a task without a URL.
+    @discardableResult
+    public func insert(_ tasks: [NewTask]) throws(QueueError) -> [TaskID] {
+        if let index = tasks.firstIndex(where: { $0.spec.urls.isEmpty }) {
+            throw .journal(.invalidTask("task \(index + 1) of the batch has no URL"))
+        }
+        guard !tasks.isEmpty else { return [] }
+        let time = timestamp()
+        return try write { db in
+            var position = try JournalMeta.value(db, .highestPosition)
+            let inserter = try TaskInserter(db)
+            var ids: [TaskID] = []
+            ids.reserveCapacity(tasks.count)
+            for task in tasks {
+                position += 1
+                ids.append(try inserter.insert(task, position: position, time: time, db: db))
+            }
+            try JournalMeta.set(db, .highestPosition, to: position)
+            try JournalMeta.bumpRevision(db)
+            return ids
+        }
+    }
+
+    /// `insert(_:)` adds one task at the end of the queue and returns its id.
+    @discardableResult
+    public func insert(_ task: NewTask) throws(QueueError) -> TaskID {
+        try insert([task])[0]
+    }
+}
+
+/// `TaskInserter` holds the prepared statements of one insert transaction.
+private struct TaskInserter {
+    let task: BulkStatement
+    let url: BulkStatement
+    let header: BulkStatement
+    let field: BulkStatement
+    let file: BulkStatement
+
+    init(_ db: Database) throws {
+        task = try BulkStatement(db, sql: """
+            INSERT INTO task (kind, state, priority, position, destination_dir, requested_name,
+                overwrite, content_disposition, checksum_algorithm, checksum_hex,
+                max_download_limit, retries, upload_method, upload_body_file,
+                created_at, updated_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15)
+            """)
+        url = try BulkStatement(db, sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (?, ?, ?)")
+        header = try BulkStatement(db, sql: "INSERT INTO task_header (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
+        field = try BulkStatement(db, sql: "INSERT INTO upload_field (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
+        file = try BulkStatement(db, sql: """
+            INSERT INTO upload_file (task_id, ordinal, field_name, path, filename, mime_type)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    func insert(_ new: NewTask, position: Int64, time: Int64, db: Database) throws -> TaskID {
+        let spec = new.spec
+        let state: TaskState = new.startsPaused ? .paused : .queued
+        task.bind(1, spec.kind.rawValue)
+        task.bind(2, state.rawValue)
+        task.bind(3, new.priority)
+        task.bind(4, position)
+        task.bind(5, spec.destinationDirectory)
+        task.bind(6, spec.requestedName)
+        task.bind(7, spec.overwrite)
+        task.bind(8, spec.useContentDisposition)
+        task.bind(9, spec.checksum?.algorithm.rawValue)
+        task.bind(10, spec.checksum?.hex)
+        task.bind(11, spec.options.maxDownloadLimit)
+        task.bind(12, spec.options.retries)
+        task.bind(13, spec.upload?.method)
+        task.bind(14, spec.upload?.bodyFile)
+        task.bind(15, time)
+        try task.run()
+        let id = db.lastInsertedRowID
+        for (ordinal, value) in spec.urls.enumerated() {
+            url.bind(1, id)
+            url.bind(2, ordinal)
+            url.bind(3, value.string)
+            try url.run()
+        }
+        for (ordinal, value) in spec.headers.enumerated() {
+            header.bind(1, id)
+            header.bind(2, ordinal)
+            header.bind(3, value.name)
+            header.bind(4, value.value)
+            try header.run()
+        }
+        if let upload = spec.upload {
+            for (ordinal, value) in upload.fields.enumerated() {
+                field.bind(1, id)
+                field.bind(2, ordinal)
+                field.bind(3, value.name)
+                field.bind(4, value.value)
+                try field.run()
+            }
+            for (ordinal, value) in upload.files.enumerated() {
+                file.bind(1, id)
+                file.bind(2, ordinal)
+                file.bind(3, value.fieldName)
+                file.bind(4, value.path)
+                file.bind(5, value.filename)
+                file.bind(6, value.mimeType)
+                try file.run()
+            }
+        }
+        return TaskID(id)
+    }
+}

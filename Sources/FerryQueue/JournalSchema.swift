@@ -1,0 +1,126 @@
+import GRDB
+
+/// `JournalSchema` defines the journal's tables as numbered GRDB migrations.
+///
+/// CHECK constraints use `=` and `OR`, not `IN (...)`: SQLite rebuilds a constant `IN` list
+/// for every row written, which doubled the cost of a bulk insert.
+///
+/// Each migration sets `PRAGMA user_version` to its number, so a journal written by a newer
+/// Ferry is recognised without knowing its migrations. Never edit a shipped migration; add
+/// the next one.
+///
+/// Version 1:
+/// - `task`: one row per download or upload; spec columns, queue placement (`state`,
+///   `priority`, `position`), attempts, timestamps (Unix milliseconds) and the resume
+///   record of single-stream downloads (`resume_url`, `resume_etag`,
+///   `resume_last_modified`, `total_length`, `durable_offset`).
+/// - `task_url`, `task_header`: mirrors and request headers, ordered by `ordinal`.
+/// - `upload_field`, `upload_file`: the form of an upload, ordered by `ordinal`.
+/// - `segment`: byte ranges of a download split across connections (none for a single stream).
+/// - `journal_meta`: `revision` (bumped by every change other than progress checkpoints,
+///   polled by other processes) and the `lowest_position`/`highest_position` bounds.
+enum JournalSchema {
+    /// `version` is the newest schema version this build understands.
+    static let version = 1
+
+    /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
+    static let applicationID: Int32 = 0x4652_5259
+
+    /// `tables` are the tables every journal of this version must have.
+    static let tables = ["task", "task_url", "task_header", "upload_field", "upload_file", "segment", "journal_meta"]
+
+    /// `migrator` registers every migration in order.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1", migrate: version1)
+        return migrator
+    }
+
+    private static func version1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE task (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                kind TEXT NOT NULL CHECK (kind = 'download' OR kind = 'upload'),
+                state TEXT NOT NULL CHECK (state = 'queued' OR state = 'running' OR state = 'paused'
+                    OR state = 'done' OR state = 'failed' OR state = 'cancelled'),
+                priority INTEGER NOT NULL DEFAULT 0,
+                position INTEGER NOT NULL,
+                destination_dir TEXT,
+                requested_name TEXT,
+                final_path TEXT,
+                overwrite INTEGER NOT NULL DEFAULT 0 CHECK (overwrite = 0 OR overwrite = 1),
+                content_disposition INTEGER NOT NULL DEFAULT 0 CHECK (content_disposition = 0 OR content_disposition = 1),
+                checksum_algorithm TEXT CHECK (checksum_algorithm = 'md5' OR checksum_algorithm = 'sha-1'
+                    OR checksum_algorithm = 'sha-256' OR checksum_algorithm = 'sha-512'),
+                checksum_hex TEXT CHECK ((checksum_algorithm IS NULL) = (checksum_hex IS NULL)),
+                max_download_limit INTEGER CHECK (max_download_limit > 0),
+                retries INTEGER CHECK (retries >= 0),
+                upload_method TEXT CHECK ((kind = 'upload') = (upload_method IS NOT NULL)),
+                upload_body_file TEXT,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                last_error TEXT,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL,
+                started_at INTEGER,
+                finished_at INTEGER,
+                resume_url TEXT,
+                resume_etag TEXT,
+                resume_last_modified TEXT,
+                total_length INTEGER CHECK (total_length >= 0),
+                durable_offset INTEGER NOT NULL DEFAULT 0 CHECK (durable_offset >= 0)
+            );
+            CREATE INDEX task_by_order ON task (priority DESC, position);
+            CREATE INDEX task_by_state ON task (state, priority DESC, position);
+
+            CREATE TABLE task_url (
+                task_id INTEGER NOT NULL REFERENCES task (id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                url TEXT NOT NULL,
+                PRIMARY KEY (task_id, ordinal)
+            ) WITHOUT ROWID;
+
+            CREATE TABLE task_header (
+                task_id INTEGER NOT NULL REFERENCES task (id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (task_id, ordinal)
+            ) WITHOUT ROWID;
+
+            CREATE TABLE upload_field (
+                task_id INTEGER NOT NULL REFERENCES task (id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (task_id, ordinal)
+            ) WITHOUT ROWID;
+
+            CREATE TABLE upload_file (
+                task_id INTEGER NOT NULL REFERENCES task (id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                field_name TEXT NOT NULL,
+                path TEXT NOT NULL,
+                filename TEXT,
+                mime_type TEXT,
+                PRIMARY KEY (task_id, ordinal)
+            ) WITHOUT ROWID;
+
+            CREATE TABLE segment (
+                task_id INTEGER NOT NULL REFERENCES task (id) ON DELETE CASCADE,
+                start INTEGER NOT NULL CHECK (start >= 0),
+                "end" INTEGER CHECK ("end" >= start),
+                durable_offset INTEGER NOT NULL CHECK (durable_offset >= start),
+                PRIMARY KEY (task_id, start)
+            ) WITHOUT ROWID;
+
+            CREATE TABLE journal_meta (
+                key TEXT PRIMARY KEY,
+                value INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            INSERT INTO journal_meta (key, value)
+                VALUES ('revision', 0), ('lowest_position', 0), ('highest_position', 0);
+            """)
+        try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+        try db.execute(sql: "PRAGMA user_version = 1")
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// `TransferURL` is a validated http or https URL of a task; its `description` is masked.
+///
+/// Validation accepts only the `http` and `https` schemes, requires a host, a port (if any)
+/// in 1...65535, and rejects spaces, CR, LF and every other control character.
+public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// `string` is the URL exactly as given, user info included; never print it directly.
+    public let string: String
+
+    /// `init(validating:)` checks `text` and keeps it unchanged.
+    public init(validating text: String) throws(QueueError) {
+        func reject(_ detail: String) -> QueueError { .input(.invalidURL(TransferURL.mask(text), detail: detail)) }
+        guard !text.isEmpty else { throw reject("empty") }
+        if text.unicodeScalars.contains(where: TransferURL.isForbidden) {
+            throw reject("contains spaces or control characters (CR, LF, tab...)")
+        }
+        guard let components = URLComponents(string: text) else {
+            throw reject("not a well-formed URL (non-ASCII characters must be percent-encoded)")
+        }
+        guard let scheme = components.scheme?.lowercased() else { throw reject("no scheme") }
+        guard scheme == "http" || scheme == "https" else {
+            throw reject("unsupported scheme '\(scheme)' (only http and https)")
+        }
+        guard let host = components.host, !host.isEmpty else { throw reject("no host") }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw reject("port \(port) is out of range")
+        }
+        self.string = text
+    }
+
+    /// `isForbidden(_:)` is true for spaces (any Unicode white space) and control characters.
+    private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar.value <= 0x20 || scalar.value == 0x7F
+        }
+        return HeaderField.isControl(scalar) || scalar.properties.isWhitespace
+    }
+
+    /// `init(trusted:)` wraps a string validated earlier (read back from the journal).
+    init(trusted string: String) {
+        self.string = string
+    }
+
+    /// `masked` is the URL with its user info (`user:password@`) replaced by `***@`.
+    public var masked: String { TransferURL.mask(string) }
+
+    /// `description` is `masked`, so printing a URL never leaks a password.
+    public var description: String { masked }
+
+    /// `debugDescription` is `masked` as well.
+    public var debugDescription: String { masked }
+
+    /// `mask(_:)` replaces the user info of any URL-like text with `***`, valid or not.
+    public static func mask(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let authorityStart = schemeEnd.upperBound
+        let rest = text[authorityStart...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
+        let authority = text[authorityStart..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@") else { return text }
+        return String(text[..<authorityStart]) + "***" + String(text[at...])
+    }
+}
