@@ -1,6 +1,6 @@
 # Ferry: `make run` opens Ferry, `make test` passes every test. Both install what is missing.
 SWIFT ?= swift
-DEBS := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev nginx tmux
+DEBS := libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux
 BENCH_DEBS := curl wget aria2
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
@@ -8,6 +8,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
