@@ -13,6 +13,9 @@ struct DownloadOptions: ParsableArguments {
     @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value' (repeatable).")
     var headers: [String] = []
 
+    @Option(name: .customLong("query"), help: ArgumentHelp("Append the parameter key=value to each URL with AFNetworking's encoding; a[b]=v nests, a[]=v appends (repeatable).", valueName: "key=value"))
+    var query: [String] = []
+
     @Option(help: "Retries after a transient failure (connection errors, 408, 429, 5xx).")
     var retries: Int = RetryPolicy.defaultRetryLimit
 

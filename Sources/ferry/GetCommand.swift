@@ -43,6 +43,15 @@ struct GetCommand: AsyncParsableCommand {
         if options.retries < 0 || options.maxConcurrent < 1 {
             inputErrors.append(.input(.invalidOption("--retries must be 0 or more and --max-concurrent 1 or more")))
         }
+        if !options.query.isEmpty {
+            do throws(FerryError) {
+                let parameters = ParameterValue.dictionary(try ParameterArguments.parse(options.query, option: "--query"))
+                let serializer = HTTPRequestSerializer()
+                parsed = try parsed.map { url throws(FerryError) in try serializer.request(bySerializing: Request(url: url), parameters: parameters).url }
+            } catch {
+                inputErrors.append(error)
+            }
+        }
         guard inputErrors.isEmpty else {
             for error in inputErrors { Console.error(error.description) }
             throw ExitStatus.usage

@@ -24,6 +24,12 @@ struct PutCommand: AsyncParsableCommand {
     @Option(name: [.customShort("F"), .customLong("form-field")], help: ArgumentHelp("Add a multipart field: 'name=value', 'name=@PATH[;type=MIME][;filename=NAME]' or 'name=<PATH' (repeatable).", valueName: "field"))
     var formFields: [String] = []
 
+    @Option(name: .customLong("form"), help: ArgumentHelp("Send key=value in an x-www-form-urlencoded POST body; a[b]=v nests (repeatable).", valueName: "key=value"))
+    var form: [String] = []
+
+    @Option(name: .customLong("json-body"), help: "Send the JSON document in FILE (checked first) with Content-Type application/json.")
+    var jsonBody: String?
+
     @Option(name: .customLong("save-body"), help: "Write the exact body that would be sent to FILE instead of sending it.")
     var saveBody: String?
 
@@ -45,8 +51,9 @@ struct PutCommand: AsyncParsableCommand {
         do throws(FerryError) {
             request = try makeRequest()
         } catch {
+            // Whatever is wrong with the arguments or the files they name, nothing was sent: a usage error.
             Console.error(error.description)
-            throw ExitStatus(code: error.exitStatus == 4 ? 2 : error.exitStatus)
+            throw ExitStatus.usage
         }
         if let saveBody {
             try writeBody(to: saveBody)
@@ -71,8 +78,8 @@ struct PutCommand: AsyncParsableCommand {
         session.invalidate()
         await following.value
         guard case .success(let result) = outcomes.first else { throw ExitStatus.summarizing(outcomes) }
-        ReplyPrinter.print(result, json: json)
-        throw result.response.isSuccess ? ExitStatus.success : ExitStatus.transferFailed
+        let accepted = ReplyPrinter.print(result, json: json)
+        throw accepted ? ExitStatus.success : ExitStatus.transferFailed
     }
 }
 
@@ -85,8 +92,24 @@ extension PutCommand {
             let field = try HTTPHeaders.parseLine(line)
             fields.add(name: field.name, value: field.value)
         }
-        if uploadFile != nil && !formFields.isEmpty {
-            throw .input(.invalidOption("-T and -F cannot be combined: send either a raw file or a form"))
+        let bodies = [uploadFile != nil, !formFields.isEmpty, !form.isEmpty, jsonBody != nil].filter { $0 }.count
+        if bodies > 1 {
+            throw .input(.invalidOption("give one body: -T FILE, -F fields, --form fields or --json-body FILE"))
+        }
+        if !form.isEmpty {
+            let parameters = ParameterValue.dictionary(try ParameterArguments.parse(form, option: "--form"))
+            let base = Request(url: target, method: HTTPMethod(rawValue: method ?? "POST"), headers: fields)
+            return try HTTPRequestSerializer().request(bySerializing: base, parameters: parameters)
+        }
+        if let jsonBody {
+            guard let data = FileManager.default.contents(atPath: jsonBody) else {
+                throw .input(.missingFile(jsonBody))
+            }
+            let document = try ParameterValue(jsonData: data, allowsFragments: true)
+            let base = Request(url: target, method: HTTPMethod(rawValue: method ?? "POST"), headers: fields)
+            var request = try JSONRequestSerializer().request(bySerializing: base, parameters: document)
+            if !request.headers.contains("Accept") { request.headers["Accept"] = "application/json" }
+            return request
         }
         if !formFields.isEmpty {
             var form = MultipartFormData()
@@ -99,7 +122,7 @@ extension PutCommand {
             return request
         }
         guard let uploadFile else {
-            throw .input(.invalidOption("nothing to send: give -F fields or -T FILE"))
+            throw .input(.invalidOption("nothing to send: give -F fields, --form fields, --json-body FILE or -T FILE"))
         }
         // Opening it now turns a missing or unreadable file into an error before anything is sent.
         let fileURL = URL(fileURLWithPath: uploadFile)
@@ -131,9 +154,26 @@ extension FileBodyStream {
     }
 }
 
-/// `ReplyPrinter` shows the server's reply to an upload.
+/// `ReplyPrinter` shows the server's reply through a compound response serializer: JSON
+/// pretty-printed, XML or text as text, images as `PNG 640x480`, anything else as its size and type.
 enum ReplyPrinter {
-    static func print(_ result: TransferResult, json: Bool) {
+    /// `Reply` is what the compound serializer made of the body.
+    enum Reply: Sendable {
+        case json(ParameterValue?)
+        case xml
+        case image(ImageInfo)
+        case raw(Data)
+    }
+
+    static let serializer = CompoundResponseSerializer<Reply>([
+        JSONResponseSerializer().map { .json($0) },
+        XMLParserResponseSerializer().map { _ in .xml },
+        ImageResponseSerializer().map { .image($0) },
+        HTTPResponseSerializer().map { .raw($0) },
+    ])
+
+    /// Prints the reply; returns whether it was acceptable (a 2xx status).
+    static func print(_ result: TransferResult, json: Bool) -> Bool {
         let response = result.response
         let data = result.data ?? Data()
         if json {
@@ -143,16 +183,45 @@ enum ReplyPrinter {
             if let encoded = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), let text = String(data: encoded, encoding: .utf8) {
                 Console.output(text)
             }
-            return
+            return response.isSuccess
         }
-        if !response.isSuccess {
-            Console.error("server answered \(response.statusCode) \(response.reasonPhrase)")
+        do throws(FerryError) {
+            switch try serializer.serialize(response: response, data: data) {
+            case .json(let value):
+                if let value { Console.output(value.prettyPrintedJSON) }
+            case .xml:
+                printText(data)
+            case .image(let info):
+                Console.output(info.description)
+            case .raw(let body):
+                if body.isEmpty { break }
+                if !printText(body) {
+                    Console.output("\(ByteFormatting.size(Int64(body.count))) of \(response.mimeType ?? "application/octet-stream")")
+                }
+            }
+            return true
+        } catch {
+            Console.error(error.validationMessage ?? error.description)
+            if case .validation(.unacceptableStatus(_, _, _, let body?)) = error, let message = String(data: body, encoding: .utf8), !message.isEmpty {
+                Console.error("the server said: " + message.trimmingCharacters(in: .whitespacesAndNewlines).printableLine)
+            }
+            return false
         }
-        if data.isEmpty { return }
-        if let text = String(data: data, encoding: .utf8) {
-            Console.output(text.hasSuffix("\n") ? String(text.dropLast()) : text)
-        } else {
-            Console.output("\(ByteFormatting.size(Int64(data.count))) of \(response.mimeType ?? "application/octet-stream")")
-        }
+    }
+
+    /// Prints `data` when it is text; returns whether it was.
+    @discardableResult
+    private static func printText(_ data: Data) -> Bool {
+        guard let text = String(data: data, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) else { return false }
+        Console.output(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+        return true
+    }
+}
+
+extension String {
+    /// The text with control characters other than newline and tab removed, so a server's
+    /// message cannot drive the terminal.
+    var printableLine: String {
+        String(String.UnicodeScalarView(unicodeScalars.filter { $0 == "\n" || $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }))
     }
 }

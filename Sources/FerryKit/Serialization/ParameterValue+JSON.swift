@@ -21,3 +21,10 @@ extension ParameterValue {
         (try? jsonString(options: [.prettyPrinted, .fragmentsAllowed, .withoutEscapingSlashes])) ?? foundationDescription
     }
 }
+
+extension ParameterValue {
+    /// Parses JSON text into a value; invalid JSON is a ``SerializationReason/invalidJSON(_:)`` error.
+    public init(jsonData data: Data, allowsFragments: Bool = false) throws(FerryError) {
+        self = try JSONParser.parse(Array(data), allowsFragments: allowsFragments)
+    }
+}

@@ -26,6 +26,15 @@ final class EasyHandle {
     private(set) var bytesSent: Int64 = 0
     private var bodyLength: Int64?
 
+    /// Hosts never sent through a proxy: the environment's `no_proxy`/`NO_PROXY` plus loopback,
+    /// so `http_proxy` never captures traffic meant for this machine.
+    static let noProxyList: String = {
+        let environment = ProcessInfo.processInfo.environment
+        let given = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        if given.trimmingCharacters(in: .whitespaces) == "*" { return "*" }
+        return (given.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } + ["localhost", "127.0.0.1", "::1"]).joined(separator: ",")
+    }()
+
     init?(task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration) {
         guard CurlGlobal.initialized, let raw = curl_easy_init() else { return nil }
         self.task = task
@@ -66,6 +75,7 @@ final class EasyHandle {
         if !c.securityPolicy.pinnedPublicKeyHashes.isEmpty {
             set(CURLOPT_PINNEDPUBLICKEY, string: c.securityPolicy.pinnedPublicKeyHashes.joined(separator: ";"))
         }
+        set(CURLOPT_NOPROXY, string: Self.noProxyList)
         if let speed = c.maximumReceiveSpeed { _ = ccurl_easy_setopt_offset(raw, CURLOPT_MAX_RECV_SPEED_LARGE, Int(speed)) }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
