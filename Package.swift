@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "FerryTestSupport", dependencies: ["FerryKit"], path: "Tests/Support"),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
+        .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI"]),
     ],
     swiftLanguageModes: [.v6]
 )
