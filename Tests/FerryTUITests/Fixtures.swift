@@ -20,13 +20,13 @@ enum Fixtures {
         return state
     }
 
-    /// Sends keys one by one and collects the effects.
+    /// `press(_:in:)` sends keys one by one and collects the effects.
     @discardableResult
     static func press(_ keys: [Key], in state: inout TUIState) -> [TUIEffect] {
         keys.flatMap { state.update(.key($0)) }
     }
 
-    /// Types text as individual character keys.
+    /// `type(_:)` types text as individual character keys.
     static func type(_ text: String) -> [Key] { text.map { .character($0) } }
 
     static func render(_ state: TUIState) -> [String] { Renderer.render(state).lines() }

@@ -1,7 +1,7 @@
 import Testing
 @testable import FerryTUI
 
-/// A row source that counts how many rows the table asks for.
+/// `CountingSource` A row source that counts how many rows the table asks for.
 private final class CountingSource: TaskRowSource {
     let rowCount: Int
     private(set) var reads = 0

@@ -116,7 +116,7 @@ public struct Grid: Sendable, Hashable {
         character.unicodeScalars.contains(where: DisplayText.isUnsafe) ? Character(DisplayText.placeholder) : character
     }
 
-    /// Sets one cell after breaking up any wide character it overlaps.
+    /// `set(x:y:cell:)` sets one cell after breaking up any wide character it overlaps.
     private mutating func set(x: Int, y: Int, cell: Cell) {
         guard contains(x: x, y: y) else { return }
         let index = y * size.width + x

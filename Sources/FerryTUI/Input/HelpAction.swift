@@ -1,13 +1,13 @@
 /// `HelpAction` is what a key does on the help screen.
 public enum HelpAction: Sendable, Hashable, CaseIterable {
-    /// Scroll one line up.
+    /// `scrollUp`: scroll one line up.
     case scrollUp
-    /// Scroll one line down.
+    /// `scrollDown`: scroll one line down.
     case scrollDown
-    /// Scroll one page up.
+    /// `pageUp`: scroll one page up.
     case pageUp
-    /// Scroll one page down.
+    /// `pageDown`: scroll one page down.
     case pageDown
-    /// Close the help screen.
+    /// `close`: close the help screen.
     case close
 }

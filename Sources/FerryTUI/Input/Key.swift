@@ -1,38 +1,38 @@
 /// `Key` is one key press, decoded from the terminal.
 public enum Key: Sendable, Hashable {
-    /// A printable character, including space and pasted text typed one character at a time.
+    /// `character`: a printable character, including space and pasted text typed one character at a time.
     case character(Character)
     /// Ctrl with a letter, stored lower-case (`.control("l")` is Ctrl-L).
     case control(Character)
-    /// Arrow up.
+    /// `up`: arrow up.
     case up
-    /// Arrow down.
+    /// `down`: arrow down.
     case down
-    /// Arrow left.
+    /// `left`: arrow left.
     case left
-    /// Arrow right.
+    /// `right`: arrow right.
     case right
-    /// Home.
+    /// `home`: home.
     case home
-    /// End.
+    /// `end`: end.
     case end
-    /// Page up.
+    /// `pageUp`: page up.
     case pageUp
-    /// Page down.
+    /// `pageDown`: page down.
     case pageDown
-    /// Insert.
+    /// `insert`: insert.
     case insert
-    /// Delete (forward delete).
+    /// `delete`: delete (forward delete).
     case delete
-    /// Backspace.
+    /// `backspace`: backspace.
     case backspace
-    /// Enter or Return.
+    /// `enter`: enter or Return.
     case enter
-    /// Tab.
+    /// `tab`: tab.
     case tab
-    /// Shift-Tab.
+    /// `backTab`: shift-Tab.
     case backTab
-    /// Escape.
+    /// `escape`: escape.
     case escape
     /// A function key, F1 is `.function(1)`.
     case function(Int)

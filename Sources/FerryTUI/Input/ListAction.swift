@@ -1,43 +1,43 @@
 /// `ListAction` is what a key does in the task list.
 public enum ListAction: Sendable, Hashable, CaseIterable {
-    /// Select the previous task.
+    /// `moveUp`: select the previous task.
     case moveUp
-    /// Select the next task.
+    /// `moveDown`: select the next task.
     case moveDown
-    /// Select one page up.
+    /// `pageUp`: select one page up.
     case pageUp
-    /// Select one page down.
+    /// `pageDown`: select one page down.
     case pageDown
-    /// Select the first task.
+    /// `first`: select the first task.
     case first
-    /// Select the last task.
+    /// `last`: select the last task.
     case last
-    /// Open the add-download dialog.
+    /// `addDownload`: open the add-download dialog.
     case addDownload
-    /// Open the add-upload dialog.
+    /// `addUpload`: open the add-upload dialog.
     case addUpload
-    /// Pause or resume the selected task.
+    /// `togglePause`: pause or resume the selected task.
     case togglePause
-    /// Pause every active task, or resume all when none is active.
+    /// `togglePauseAll`: pause every active task, or resume all when none is active.
     case togglePauseAll
-    /// Retry the selected failed or cancelled task.
+    /// `retry`: retry the selected failed or cancelled task.
     case retry
-    /// Ask whether to remove the selected task.
+    /// `remove`: ask whether to remove the selected task.
     case remove
-    /// Move the selected task towards the front of the queue.
+    /// `moveTaskUp`: move the selected task towards the front of the queue.
     case moveTaskUp
-    /// Move the selected task towards the back of the queue.
+    /// `moveTaskDown`: move the selected task towards the back of the queue.
     case moveTaskDown
-    /// Open the filter prompt.
+    /// `filter`: open the filter prompt.
     case filter
-    /// Switch to the next sort order.
+    /// `cycleSort`: switch to the next sort order.
     case cycleSort
-    /// Show or hide the detail pane.
+    /// `toggleDetail`: show or hide the detail pane.
     case toggleDetail
-    /// Open the help screen.
+    /// `help`: open the help screen.
     case help
-    /// Quit the front end.
+    /// `quit`: quit the front end.
     case quit
-    /// Repaint the whole terminal.
+    /// `redraw`: repaint the whole terminal.
     case redraw
 }

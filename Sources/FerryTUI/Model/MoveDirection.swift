@@ -1,7 +1,7 @@
 /// `MoveDirection` says where a task moves in the queue.
 public enum MoveDirection: Sendable, Hashable {
-    /// Towards the front of the queue (starts sooner).
+    /// `up`: towards the front of the queue (starts sooner).
     case up
-    /// Towards the back of the queue (starts later).
+    /// `down`: towards the back of the queue (starts later).
     case down
 }

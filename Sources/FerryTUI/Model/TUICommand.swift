@@ -4,24 +4,24 @@
 /// fields pass. The application applies them to its queue and reports the result by posting
 /// updated rows (and, if useful, a `TUIEvent.message`).
 public enum TUICommand: Sendable, Hashable {
-    /// Enqueue a download.
+    /// `addDownload`: enqueue a download.
     case addDownload(DownloadRequest)
-    /// Enqueue an upload.
+    /// `addUpload`: enqueue an upload.
     case addUpload(UploadRequest)
-    /// Pause one queued or running task.
+    /// `pause`: pause one queued or running task.
     case pause(TaskRow.ID)
-    /// Resume one paused task.
+    /// `resume`: resume one paused task.
     case resume(TaskRow.ID)
-    /// Pause every queued or running task.
+    /// `pauseAll`: pause every queued or running task.
     case pauseAll
-    /// Resume every paused task.
+    /// `resumeAll`: resume every paused task.
     case resumeAll
-    /// Start a failed or cancelled task again.
+    /// `retry`: start a failed or cancelled task again.
     case retry(TaskRow.ID)
     /// Remove a task; `deleteFile` also deletes its downloaded or partial file.
     case remove(TaskRow.ID, deleteFile: Bool)
-    /// Move a task one place in the queue.
+    /// `move`: move a task one place in the queue.
     case move(TaskRow.ID, MoveDirection)
-    /// The user closed the front end; the application should wind down.
+    /// `quit`: the user closed the front end; the application should wind down.
     case quit
 }

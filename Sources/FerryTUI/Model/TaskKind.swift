@@ -1,7 +1,7 @@
 /// `TaskKind` says which way a task moves bytes.
 public enum TaskKind: Sendable, Hashable {
-    /// The task fetches a remote resource into a local file.
+    /// `download`: the task fetches a remote resource into a local file.
     case download
-    /// The task sends local files and form fields to a server.
+    /// `upload`: the task sends local files and form fields to a server.
     case upload
 }

@@ -2,17 +2,17 @@
 ///
 /// `done`, `failed` and `cancelled` are terminal until the user retries the task.
 public enum TaskState: Int, Sendable, Hashable, CaseIterable {
-    /// The task waits for a free transfer slot.
+    /// `queued`: the task waits for a free transfer slot.
     case queued
-    /// The task is transferring bytes.
+    /// `running`: the task is transferring bytes.
     case running
-    /// The user paused the task; it keeps its partial data.
+    /// `paused`: the user paused the task; it keeps its partial data.
     case paused
-    /// The task finished successfully.
+    /// `done`: the task finished successfully.
     case done
     /// The task stopped with an error (see `TaskRow.lastError`).
     case failed
-    /// The user cancelled the task.
+    /// `cancelled`: the user cancelled the task.
     case cancelled
 
     /// `label` is the lower-case word used in the header and the detail pane.

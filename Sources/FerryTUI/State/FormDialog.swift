@@ -6,9 +6,9 @@
 public struct FormDialog: Sendable, Hashable {
     /// `FormDialog.Kind` says which command the dialog produces.
     public enum Kind: Sendable, Hashable {
-        /// The dialog adds a download: URL, directory, name, checksum.
+        /// `download`: the dialog adds a download: URL, directory, name, checksum.
         case download
-        /// The dialog adds an upload: URL, files, fields.
+        /// `upload`: the dialog adds an upload: URL, files, fields.
         case upload
     }
 

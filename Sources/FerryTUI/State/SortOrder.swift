@@ -2,13 +2,13 @@
 public enum SortOrder: Sendable, Hashable, CaseIterable {
     /// Queue order (`TaskRow.position`, then id). The default.
     case queue
-    /// Name, case-insensitive.
+    /// `name`: name, case-insensitive.
     case name
-    /// Most complete first; unknown sizes last.
+    /// `progress`: most complete first; unknown sizes last.
     case progress
-    /// Fastest first.
+    /// `speed`: fastest first.
     case speed
-    /// Running, queued, paused, failed, cancelled, done; queue order within a state.
+    /// `state`: running, queued, paused, failed, cancelled, done; queue order within a state.
     case state
 
     /// `label` names the order in the table's title row.

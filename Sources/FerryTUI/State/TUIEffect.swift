@@ -2,8 +2,8 @@
 public enum TUIEffect: Sendable, Hashable {
     /// Hand a command to the application's `TaskController`.
     case perform(TUICommand)
-    /// Repaint the whole terminal (Ctrl-L).
+    /// `redrawAll`: repaint the whole terminal (Ctrl-L).
     case redrawAll
-    /// Stop the run loop and restore the terminal.
+    /// `quit`: stop the run loop and restore the terminal.
     case quit
 }

@@ -1,20 +1,20 @@
 /// `TUIEvent` is anything that changes the front end's state: task updates from the
 /// application, keys and resizes from the terminal, and the clock.
 public enum TUIEvent: Sendable, Hashable {
-    /// The complete list of tasks, replacing whatever was shown.
+    /// `replaceTasks`: the complete list of tasks, replacing whatever was shown.
     case replaceTasks([TaskRow])
-    /// New or changed tasks; rows with an unknown id are added.
+    /// `updateTasks`: new or changed tasks; rows with an unknown id are added.
     case updateTasks([TaskRow])
-    /// Tasks that no longer exist.
+    /// `removeTasks`: tasks that no longer exist.
     case removeTasks([TaskRow.ID])
-    /// A note for the message line.
+    /// `message`: a note for the message line.
     case message(StatusMessage)
-    /// A key press.
+    /// `key`: a key press.
     case key(Key)
-    /// The terminal's new size.
+    /// `resize`: the terminal's new size.
     case resize(Size)
-    /// The once-a-second tick, sent only while a task runs (it animates unknown-size progress).
+    /// `tick`: the once-a-second tick, sent only while a task runs (it animates unknown-size progress).
     case tick
-    /// The application asks the front end to close.
+    /// `close`: the application asks the front end to close.
     case close
 }

@@ -1,12 +1,12 @@
 /// `TUIMode` is what currently receives keys: the list itself or a modal on top of it.
 public enum TUIMode: Sendable, Hashable {
-    /// The task list has the keys.
+    /// `list`: the task list has the keys.
     case list
-    /// The filter prompt in the message line is being edited; the list filters as you type.
+    /// `filter`: the filter prompt in the message line is being edited; the list filters as you type.
     case filter(LineEditor)
-    /// An add dialog is open.
+    /// `form`: an add dialog is open.
     case form(FormDialog)
-    /// The remove confirmation is open.
+    /// `confirmRemove`: the remove confirmation is open.
     case confirmRemove(RemovalConfirmation)
     /// The help screen is open, scrolled by `scroll` lines.
     case help(scroll: Int)

@@ -1,5 +1,5 @@
 extension TUIState {
-    /// Routes a key to the handler of the current mode.
+    /// `handle(_:)` routes a key to the handler of the current mode.
     mutating func handle(_ key: Key) -> [TUIEffect] {
         switch mode {
         case .list: return handleList(key)

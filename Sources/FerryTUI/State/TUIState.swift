@@ -175,7 +175,7 @@ public struct TUIState: Sendable {
         scrollTop = min(max(0, scrollTop), max(0, visible.count - rows))
     }
 
-    /// Clamps a help-screen scroll offset to the help text's length.
+    /// `clampedHelpScroll(_:)` clamps a help-screen scroll offset to the help text's length.
     func clampedHelpScroll(_ scroll: Int) -> Int {
         let total = HelpView.lineCount(keys: keys)
         return min(max(0, scroll), max(0, total - layout.helpLines))

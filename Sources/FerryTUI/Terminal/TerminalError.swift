@@ -2,8 +2,8 @@
 public enum TerminalError: Error, Sendable, Hashable {
     /// A system call failed: its name and `errno`.
     case system(String, Int32)
-    /// standard input or output is not a terminal.
+    /// `notATerminal`: standard input or output is not a terminal.
     case notATerminal
-    /// ncurses could not initialise the screen.
+    /// `cursesFailed`: ncurses could not initialise the screen.
     case cursesFailed(String)
 }
