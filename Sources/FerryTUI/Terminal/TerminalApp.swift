@@ -68,11 +68,11 @@ public final class TerminalApp {
                     }
                 }
             }
+            if state.isFinished { return }
             if terminal.wasInterrupted || inputClosed {
                 controller.perform(.quit)
                 return
             }
-            if state.isFinished { return }
             if needsDraw, drawNow || pacer.canDraw(now: now) {
                 terminal.draw(Renderer.render(state), full: fullRedraw)
                 pacer.didDraw(now: now)
