@@ -4,12 +4,11 @@ import Testing
 
 /// `TmuxSession` drives this test bundle's `fixtureApp()` inside a private tmux server.
 final class TmuxSession {
-    let socket = "ferrytui-\(getpid())-\(UUID().uuidString.prefix(8))"
     let directory: URL
     var logPath: String { directory.appendingPathComponent("commands.log").path }
 
     init(width: Int, height: Int) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferrytui-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let errors = directory.appendingPathComponent("stderr").path
@@ -28,7 +27,8 @@ final class TmuxSession {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `tmux(_:captureOutput:)` runs a tmux client against this session's private server.
+    /// `tmux(_:captureOutput:)` runs a tmux client against this session's private server,
+    /// whose socket lives in the session's temporary directory.
     ///
     /// The client is spawned directly because the server that `new-session` forks inherits
     /// its descriptors and signal mask: output goes to a file (a pipe would never see EOF)
@@ -36,7 +36,7 @@ final class TmuxSession {
     @discardableResult
     func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
         let outputPath = directory.appendingPathComponent("tmux-output").path
-        let argv = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        let argv = ["tmux", "-S", directory.appendingPathComponent("socket").path, "-f", "/dev/null"] + arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
