@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
         .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue"]),
+        .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI"]),
     ],
     swiftLanguageModes: [.v6]
 )

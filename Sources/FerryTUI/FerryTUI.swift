@@ -1,4 +1,0 @@
-import FerryQueue
-
-/// `FerryTUI` is the namespace of the terminal front end.
-public enum FerryTUI {}

@@ -1,0 +1,43 @@
+/// `ListAction` is what a key does in the task list.
+public enum ListAction: Sendable, Hashable, CaseIterable {
+    /// `moveUp`: select the previous task.
+    case moveUp
+    /// `moveDown`: select the next task.
+    case moveDown
+    /// `pageUp`: select one page up.
+    case pageUp
+    /// `pageDown`: select one page down.
+    case pageDown
+    /// `first`: select the first task.
+    case first
+    /// `last`: select the last task.
+    case last
+    /// `addDownload`: open the add-download dialog.
+    case addDownload
+    /// `addUpload`: open the add-upload dialog.
+    case addUpload
+    /// `togglePause`: pause or resume the selected task.
+    case togglePause
+    /// `togglePauseAll`: pause every active task, or resume all when none is active.
+    case togglePauseAll
+    /// `retry`: retry the selected failed or cancelled task.
+    case retry
+    /// `remove`: ask whether to remove the selected task.
+    case remove
+    /// `moveTaskUp`: move the selected task towards the front of the queue.
+    case moveTaskUp
+    /// `moveTaskDown`: move the selected task towards the back of the queue.
+    case moveTaskDown
+    /// `filter`: open the filter prompt.
+    case filter
+    /// `cycleSort`: switch to the next sort order.
+    case cycleSort
+    /// `toggleDetail`: show or hide the detail pane.
+    case toggleDetail
+    /// `help`: open the help screen.
+    case help
+    /// `quit`: quit the front end.
+    case quit
+    /// `redraw`: repaint the whole terminal.
+    case redraw
+}

@@ -1,0 +1,19 @@
+/// `DownloadRequest` is what the add-download dialog asks the application to enqueue.
+public struct DownloadRequest: Sendable, Hashable {
+    /// `url` is an http or https URL, already validated and trimmed.
+    public var url: String
+    /// `directory` is the target directory, with a leading `~/` expanded when the home is known.
+    public var directory: String
+    /// `name` is the file name to save as; `nil` lets the application choose.
+    public var name: String?
+    /// `checksum` is the expected digest as lower-case `algo=hex`; `nil` when not given.
+    public var checksum: String?
+
+    /// `init(url:directory:name:checksum:)` makes a request; the name and checksum are `nil` by default.
+    public init(url: String, directory: String, name: String? = nil, checksum: String? = nil) {
+        self.url = url
+        self.directory = directory
+        self.name = name
+        self.checksum = checksum
+    }
+}

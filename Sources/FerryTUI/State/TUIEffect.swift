@@ -1,0 +1,9 @@
+/// `TUIEffect` is what a state update asks the outside world to do.
+public enum TUIEffect: Sendable, Hashable {
+    /// Hand a command to the application's `TaskController`.
+    case perform(TUICommand)
+    /// `redrawAll`: repaint the whole terminal (Ctrl-L).
+    case redrawAll
+    /// `quit`: stop the run loop and restore the terminal.
+    case quit
+}

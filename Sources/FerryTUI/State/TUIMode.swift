@@ -1,0 +1,13 @@
+/// `TUIMode` is what currently receives keys: the list itself or a modal on top of it.
+public enum TUIMode: Sendable, Hashable {
+    /// `list`: the task list has the keys.
+    case list
+    /// `filter`: the filter prompt in the message line is being edited; the list filters as you type.
+    case filter(LineEditor)
+    /// `form`: an add dialog is open.
+    case form(FormDialog)
+    /// `confirmRemove`: the remove confirmation is open.
+    case confirmRemove(RemovalConfirmation)
+    /// The help screen is open, scrolled by `scroll` lines.
+    case help(scroll: Int)
+}

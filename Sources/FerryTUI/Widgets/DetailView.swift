@@ -1,0 +1,52 @@
+/// `DetailView` draws the selected task's details under the table: URLs, destination,
+/// bytes, attempts, last error, validators and, for uploads, the server's reply.
+struct DetailView {
+    static let labelWidth = 11
+
+    let task: TaskRow?
+
+    func render(into grid: inout Grid, area: Rect) {
+        guard !area.isEmpty else { return }
+        grid.fill(area, style: .normal)
+        grid.fill(area.row(0), with: "─", style: .dim)
+        grid.put(" Details ", x: area.x + 1, y: area.y, limit: area.width - 1, style: .label)
+        guard let task else {
+            grid.put("No task selected", x: area.x + 1, y: area.y + 1, limit: area.width - 1, style: .dim)
+            return
+        }
+        let valueWidth = area.width - Self.labelWidth - 2
+        for (offset, line) in Self.lines(for: task).prefix(area.height - 1).enumerated() {
+            let y = area.y + 1 + offset
+            grid.put(line.label, x: area.x + 1, y: y, limit: Self.labelWidth, style: .label)
+            let value = DisplayText.truncate(DisplayText.sanitize(line.value), toWidth: valueWidth)
+            grid.put(value, x: area.x + 1 + Self.labelWidth, y: y, limit: max(0, valueWidth), style: line.style)
+        }
+    }
+
+    /// `lines(for:)` are the pane's label, value and style rows for a task, most important first.
+    static func lines(for task: TaskRow) -> [(label: String, value: String, style: Style)] {
+        var lines: [(label: String, value: String, style: Style)] = []
+        lines.append(("Name", task.name, .normal))
+        var state = task.state.label
+        if task.attempts > 0 { state += " · \(task.attempts) attempt" + (task.attempts == 1 ? "" : "s") }
+        lines.append(("State", state, TaskTableView.style(for: task.state)))
+        for (index, url) in task.urls.enumerated() {
+            lines.append((index == 0 ? "URL" : "", url, .normal))
+        }
+        lines.append((task.kind == .download ? "Saving to" : "Files", task.destination, .normal))
+        lines.append(("Bytes", bytesLine(task), .normal))
+        if let error = task.lastError { lines.append(("Last error", error, .error)) }
+        if task.kind == .upload, let reply = task.reply { lines.append(("Reply", reply, .normal)) }
+        if let etag = task.validators.etag { lines.append(("ETag", etag, .normal)) }
+        if let modified = task.validators.lastModified { lines.append(("Modified", modified, .normal)) }
+        if let checksum = task.validators.checksum { lines.append(("Checksum", checksum, .normal)) }
+        return lines
+    }
+
+    private static func bytesLine(_ task: TaskRow) -> String {
+        let done = Format.bytes(task.bytesDone)
+        guard let total = task.bytesTotal else { return "\(done) of unknown size" }
+        let percent = task.fraction.map { " (\(Format.percent($0)))" } ?? ""
+        return "\(done) of \(Format.bytes(total))\(percent)"
+    }
+}

@@ -1,0 +1,23 @@
+/// `FooterView` draws the two bottom rows: the key hints of the current mode and the
+/// message line, which becomes the filter prompt while the filter is edited.
+struct FooterView {
+    let hints: [KeyHint]
+    let message: StatusMessage?
+    /// `prompt` is the filter editor while the filter prompt is open.
+    let prompt: LineEditor?
+
+    func render(into grid: inout Grid, hintsArea: Rect, messageArea: Rect) {
+        HintBar(hints).render(into: &grid, area: hintsArea)
+        guard !messageArea.isEmpty else { return }
+        grid.fill(messageArea.row(0), style: .normal)
+        if let prompt {
+            let x = messageArea.x + grid.put("Filter: ", x: messageArea.x, y: messageArea.y, limit: messageArea.width, style: .label)
+            let view = prompt.viewport(width: messageArea.maxX - x)
+            grid.put(view.text, x: x, y: messageArea.y, limit: messageArea.maxX - x, style: .normal)
+            if x < messageArea.maxX { grid.cursor = Point(x: x + view.cursorColumn, y: messageArea.y) }
+        } else if let message {
+            let text = DisplayText.truncate(DisplayText.sanitize(message.text), toWidth: messageArea.width - 1)
+            grid.put(text, x: messageArea.x + 1, y: messageArea.y, style: message.isError ? .error : .message)
+        }
+    }
+}

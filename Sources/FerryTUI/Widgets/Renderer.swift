@@ -1,0 +1,68 @@
+/// `Renderer` turns a `TUIState` into a `Grid`. It is a pure function: the same state gives
+/// the same grid, and it draws nothing itself.
+public enum Renderer {
+    /// `render(_:)` draws the whole screen for `state`, modal dialogs on top.
+    public static func render(_ state: TUIState) -> Grid {
+        let layout = state.layout
+        var grid = Grid(size: layout.size)
+        if layout.isTooSmall {
+            TooSmallView().render(into: &grid)
+            return grid
+        }
+        HeaderView(stats: state.stats).render(into: &grid, area: layout.header)
+        TaskTableView(
+            source: state,
+            selectedIndex: state.selectedIndex,
+            scrollTop: state.scrollTop,
+            tick: state.tick,
+            caption: caption(for: state),
+            emptyNote: state.filter.isEmpty
+                ? "No tasks. Press a to add a download or u to add an upload."
+                : "No task name contains “\(DisplayText.sanitize(state.filter))”."
+        ).render(into: &grid, header: layout.columnHeader, body: layout.table)
+        if let detail = layout.detail {
+            DetailView(task: state.selectedTask).render(into: &grid, area: detail)
+        }
+        var prompt: LineEditor?
+        let hints: [KeyHint]
+        switch state.mode {
+        case .list: hints = state.keys.list.hints
+        case .filter(let editor):
+            hints = state.keys.filter.hints
+            prompt = editor
+        case .form: hints = state.keys.form.hints
+        case .confirmRemove(let question): hints = answers(to: question, keys: state.keys)
+        case .help: hints = state.keys.help.hints
+        }
+        FooterView(hints: hints, message: state.message, prompt: prompt)
+            .render(into: &grid, hintsArea: layout.hints, messageArea: layout.message)
+        switch state.mode {
+        case .list, .filter:
+            break
+        case .form(let dialog):
+            grid.cursor = nil
+            FormDialogView(dialog: dialog, hints: state.keys.form.hints).render(into: &grid, area: grid.bounds)
+        case .confirmRemove(let question):
+            ConfirmDialogView(question: question, hints: answers(to: question, keys: state.keys))
+                .render(into: &grid, area: grid.bounds)
+        case .help(let scroll):
+            HelpView(keys: state.keys, scroll: scroll, box: layout.helpBox, hints: state.keys.help.hints).render(into: &grid)
+        }
+        return grid
+    }
+
+    /// `answers(to:keys:)` are the confirmation's key hints, without file deletion when it is not offered.
+    static func answers(to question: RemovalConfirmation, keys: KeyMaps) -> [KeyHint] {
+        keys.confirm.hints { question.offersFileDeletion || $0 != .removeAndDeleteFile }
+    }
+
+    /// `caption(for:)` describes the table's order and filter next to the "Name" title.
+    static func caption(for state: TUIState) -> String {
+        var parts: [String] = []
+        if state.sortOrder != .queue { parts.append("by \(state.sortOrder.label)") }
+        if !state.filter.isEmpty {
+            parts.append("/\(DisplayText.sanitize(state.filter)) \(state.visible.count)/\(state.stats.total)")
+        }
+        return parts.joined(separator: " · ")
+    }
+}
