@@ -112,6 +112,24 @@ public final class HTTPRequestSerializer: RequestSerializer {
     ///
     /// The default encoding needs a dictionary; other parameters fail with
     /// ``SerializationReason/encodingFailed(_:)`` unless a custom serialization is set.
+    /// The request encoded the way the JSON and property-list serializers do it: parameters in the
+    /// URI for ``httpMethodsEncodingParametersInURI``, otherwise `encode(parameters)` as the body with
+    /// `bodyContentType` unless the request has a Content-Type. No parameters leave the body alone.
+    func request(bySerializing request: Request, parameters: ParameterValue?, bodyContentType: String, encode: (ParameterValue) throws(FerryError) -> Data) throws(FerryError) -> Request {
+        if httpMethodsEncodingParametersInURI.contains(request.method) {
+            return try self.request(bySerializing: request, parameters: parameters)
+        }
+        var result = request
+        Self.addMissingHeaders(httpRequestHeaders, to: &result)
+        if let parameters {
+            if !result.headers.contains("Content-Type") {
+                result.headers["Content-Type"] = bodyContentType
+            }
+            result.body = .data(try encode(parameters))
+        }
+        return result
+    }
+
     public func request(bySerializing request: Request, parameters: ParameterValue?) throws(FerryError) -> Request {
         let (headers, methodsInURI, custom) = state.withLock { ($0.headers, $0.methodsEncodingParametersInURI, $0.queryStringSerialization) }
         var result = request

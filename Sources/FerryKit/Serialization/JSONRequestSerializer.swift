@@ -33,17 +33,9 @@ public final class JSONRequestSerializer: RequestSerializer {
     }
 
     public func request(bySerializing request: Request, parameters: ParameterValue?) throws(FerryError) -> Request {
-        if http.httpMethodsEncodingParametersInURI.contains(request.method) {
-            return try http.request(bySerializing: request, parameters: parameters)
+        let options = writingOptions
+        return try http.request(bySerializing: request, parameters: parameters, bodyContentType: Self.contentType) { parameters throws(FerryError) in
+            try parameters.jsonData(options: options)
         }
-        var result = request
-        HTTPRequestSerializer.addMissingHeaders(http.httpRequestHeaders, to: &result)
-        if let parameters {
-            if !result.headers.contains("Content-Type") {
-                result.headers["Content-Type"] = Self.contentType
-            }
-            result.body = .data(try parameters.jsonData(options: writingOptions))
-        }
-        return result
     }
 }

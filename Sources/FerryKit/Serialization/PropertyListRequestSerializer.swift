@@ -33,17 +33,9 @@ public final class PropertyListRequestSerializer: RequestSerializer {
     }
 
     public func request(bySerializing request: Request, parameters: ParameterValue?) throws(FerryError) -> Request {
-        if http.httpMethodsEncodingParametersInURI.contains(request.method) {
-            return try http.request(bySerializing: request, parameters: parameters)
+        let format = format
+        return try http.request(bySerializing: request, parameters: parameters, bodyContentType: Self.contentType) { parameters throws(FerryError) in
+            try parameters.propertyListData(format: format)
         }
-        var result = request
-        HTTPRequestSerializer.addMissingHeaders(http.httpRequestHeaders, to: &result)
-        if let parameters {
-            if !result.headers.contains("Content-Type") {
-                result.headers["Content-Type"] = Self.contentType
-            }
-            result.body = .data(try parameters.propertyListData(format: format))
-        }
-        return result
     }
 }
