@@ -1,0 +1,58 @@
+import FerryTestSupport
+import Foundation
+import Testing
+@testable import FerryKit
+
+/// Uploads through the real engine to the fault server (catalogue 28, 29).
+@Suite(.serialized) struct UploadIntegrationTests {
+    @Test func aFileThatShrinksDuringTheUploadFailsIt() async throws {
+        // Given a 16 MiB file sent slowly (throttled to ~6 MiB/s).
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Pattern.writeFile(at: dir.file("moving.bin"), count: 16 << 20)
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        var form = MultipartFormData()
+        try form.appendPart(fileURL: dir.file("moving.bin"), name: "f")
+        form.throttle(bytesPerPacket: 64 * 1024, delay: .milliseconds(10))
+        let session = SessionManager()
+        defer { session.invalidate() }
+        let events = session.events()
+        let task = session.uploadTask(with: form.applied(to: Request(url: server.url("/multipart"), method: .post)), body: form.requestBody)
+
+        // When the file is truncated once sending has started.
+        task.resume()
+        for await event in events {
+            if case .progress(task.id, let progress) = event, progress.sentBytes > 0 { break }
+        }
+        #expect(truncate(dir.file("moving.bin").path, 1 << 20) == 0)
+        let outcome = await task.outcome()
+
+        // Then the upload fails with a clear reason; nothing truncated or padded was accepted.
+        guard case .failure(.upload(.fileChanged(let path, let expected, _))) = outcome else {
+            Issue.record("expected fileChanged, got \(outcome)")
+            return
+        }
+        #expect(path == dir.file("moving.bin").path)
+        #expect(expected == 16 << 20)
+        let log = try server.requests(prefix: "/multipart")
+        #expect(log.allSatisfy { !$0.bodyComplete })
+    }
+
+    @Test func aZeroByteFileUploads() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Data().write(to: dir.file("zero.bin"))
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let session = SessionManager()
+        defer { session.invalidate() }
+
+        let task = session.uploadTask(with: Request(url: server.url("/sink")), body: .file(dir.file("zero.bin")))
+        task.resume()
+        let result = try await task.result
+
+        let reply = try JSONDecoder().decode(SinkReply.self, from: result.data ?? Data())
+        #expect(reply == SinkReply(length: 0, sha256: SHA256Hex.of(data: Data())))
+    }
+}
