@@ -8,11 +8,11 @@ import Foundation
 public final class PartialFile {
     /// Where the partial file lives.
     public let url: URL
-    private var descriptor: Int32
+    private(set) var descriptor: Int32
     /// Bytes in the file.
     public private(set) var length: Int64
     /// Where write-back was last started; see ``startWriteBack()``.
-    private var writeBackStart: Int64 = 0
+    var writeBackStart: Int64 = 0
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
     static let writeBackChunk: Int64 = 8 << 20
 
@@ -32,7 +32,7 @@ public final class PartialFile {
         return PartialFile(url: url, descriptor: fd, length: 0)
     }
 
-    private init(url: URL, descriptor: Int32, length: Int64) {
+    init(url: URL, descriptor: Int32, length: Int64) {
         self.url = url
         self.descriptor = descriptor
         self.length = length
@@ -92,6 +92,7 @@ public final class PartialFile {
     /// Gives the file its final name and returns it: `destination.fileURL` when free (or when
     /// `overwrite` is set), else the first free `name.N.ext`. Never replaces a file otherwise.
     public func commit(to destination: DownloadDestination) throws(FerryError) -> URL {
+        guard descriptor >= 0 else { throw .file(.io(path: url.path, errno: EBADF, operation: "commit")) }
         fchmod(descriptor, 0o666 & ~FileModeMask.current)
         close()
         if destination.overwrite {

@@ -168,6 +168,8 @@ public enum IntegrityReason: Sendable, Equatable, CustomStringConvertible {
     case lengthMismatch(expected: Int64, actual: Int64)
     case truncated(expected: Int64, received: Int64)
     case resumeRejected(String)
+    /// A Content-Length or Content-Range header that is not a valid length.
+    case invalidLength(String)
 
     public var description: String {
         switch self {
@@ -176,6 +178,7 @@ public enum IntegrityReason: Sendable, Equatable, CustomStringConvertible {
         case .lengthMismatch(let expected, let actual): "length mismatch: expected \(expected) bytes, got \(actual)"
         case .truncated(let expected, let received): "transfer truncated: received \(received) of \(expected) bytes"
         case .resumeRejected(let why): "resume rejected: \(why)"
+        case .invalidLength(let header): "the server sent an invalid length: \(header)"
         }
     }
 }

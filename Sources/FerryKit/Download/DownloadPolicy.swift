@@ -1,0 +1,29 @@
+/// `DownloadPolicy` says how a resumable download keeps its bytes safe and checks them.
+public struct DownloadPolicy: Sendable, Hashable {
+    /// The default seconds between checkpoints, `1`.
+    public static let defaultCheckpointInterval = 1.0
+
+    /// Seconds between checkpoints (synchronize the `.part`, then report the durable offset);
+    /// `1` by default. `nil` or `0` turns periodic checkpoints off (a pause, stop or failure
+    /// still checkpoints).
+    public var checkpointInterval: Double?
+    /// Whether a failed, cancelled or paused download keeps its `.part` to resume later; `true` by default.
+    public var keepsPartialFile: Bool
+    /// The digest the complete file must have; `nil` (no check) by default.
+    public var expectedChecksum: ExpectedChecksum?
+    /// Whether the final name comes from the server's Content-Disposition (made safe); `false` by default.
+    public var usesContentDisposition: Bool
+
+    public init(checkpointInterval: Double? = defaultCheckpointInterval, keepsPartialFile: Bool = true, expectedChecksum: ExpectedChecksum? = nil, usesContentDisposition: Bool = false) {
+        self.checkpointInterval = checkpointInterval
+        self.keepsPartialFile = keepsPartialFile
+        self.expectedChecksum = expectedChecksum
+        self.usesContentDisposition = usesContentDisposition
+    }
+
+    /// The interval when periodic checkpoints are on, else `nil`.
+    var effectiveCheckpointInterval: Double? {
+        guard let checkpointInterval, checkpointInterval > 0 else { return nil }
+        return checkpointInterval
+    }
+}

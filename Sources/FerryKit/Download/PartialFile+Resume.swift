@@ -1,0 +1,57 @@
+import Foundation
+
+extension PartialFile {
+    /// Opens an existing partial file to continue it at `offset`: never follows a symlink
+    /// (`O_NOFOLLOW`), accepts only a regular file, and truncates it to `offset` (bytes past
+    /// the durable offset are untrusted).
+    ///
+    /// Returns `nil` when there is no such file, it is a symlink or not a regular file, or it is
+    /// shorter than `offset`: then the download starts over with ``create(at:)``, which removes
+    /// whatever is there without following it. Throws for other I/O errors.
+    public static func reopen(at url: URL, offset: Int64) throws(FerryError) -> PartialFile? {
+        let path = url.path
+        let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT || errno == ELOOP || errno == EISDIR { return nil }
+            throw .file(.from(errno: errno, path: path, operation: "open"))
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw .file(.from(errno: code, path: path, operation: "inspect"))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) >= offset else {
+            Glibc.close(fd)
+            return nil
+        }
+        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            let code = errno
+            Glibc.close(fd)
+            throw .file(.from(errno: code, path: path, operation: "truncate"))
+        }
+        let file = PartialFile(url: url, descriptor: fd, length: offset)
+        file.writeBackStart = offset
+        return file
+    }
+
+    /// Reads the first `count` bytes in 1 MiB chunks and hands each to `body` (to hash the
+    /// prefix already on disk after a resume).
+    public func readPrefix(_ count: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws(FerryError) {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < count {
+            let wanted = Int(min(Int64(chunk), count - offset))
+            let read = pread(descriptor, buffer.baseAddress, wanted, off_t(offset))
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw .file(.from(errno: errno, path: url.path, operation: "read"))
+            }
+            if read == 0 { throw .file(.io(path: url.path, errno: EIO, operation: "read (file shorter than expected)")) }
+            body(UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
+            offset += Int64(read)
+        }
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import Synchronization
+
+/// `ResumableDownloadDelegate` writes a download to `NAME.part`, checkpoints it, resumes it
+/// from a ``ResumeData`` with validated ranges, and gives it its final name only when complete.
+///
+/// Resume: the `.part` is reopened without following symlinks and truncated to the durable
+/// offset; the request carries `Range: bytes=N-` and `If-Range`. Only a 206 whose
+/// Content-Range starts at N with the recorded total is appended to. A 200 restarts from zero
+/// (never appends). A 416 completes the file when `*/LEN` equals its length, else asks the
+/// driver for a fresh start (``requestsRestart``). A 206 that does not match is rejected and the
+/// `.part` is left as it was.
+///
+/// Checkpoints: about every ``DownloadPolicy/checkpointInterval`` (and when the transfer stops
+/// for any reason) the data is synchronized (`fdatasync`) and only then is the durable offset
+/// handed to the `checkpoint` callback, on the engine thread.
+///
+/// Completion: length check, checksum check (the digest is computed as bytes are written;
+/// after a resume the prefix on disk is hashed first), `fdatasync`, then the final name
+/// (`name.1.ext` when taken, unless overwriting). A checksum mismatch removes the `.part`.
+///
+/// Mutable state is confined to the engine thread, which runs every callback; only
+/// ``requestsRestart`` is read from other threads.
+public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable {
+    /// Where the file goes (the `.part` always uses this name; Content-Disposition may change the final one).
+    public let destination: DownloadDestination
+    /// Checkpoints, partial files, checksum and naming.
+    public let policy: DownloadPolicy
+    /// What this attempt resumes from; `nil` starts from zero.
+    public let resumeFrom: ResumeData?
+    private let checkpoint: @Sendable (ResumeData) -> Void
+    private let clock: any MonotonicClock
+    private let restart = Atomic<Bool>(false)
+
+    private var file: PartialFile?
+    /// The validators, total and URL of the bytes in `file`, once a response was accepted.
+    private var current: ResumeData?
+    private var resumedOffset: Int64?
+    private var startError: FerryError?
+    private var hasher: ChecksumHasher?
+    private var errorBody = Data()
+    private var alreadyComplete = false
+    private var lastCheckpoint: Double = 0
+
+    /// Makes a delegate for one attempt. `checkpoint` receives each durable ``ResumeData``
+    /// (on the engine thread, after the data was synchronized).
+    public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil, clock: any MonotonicClock = SystemClock(), checkpoint: @escaping @Sendable (ResumeData) -> Void = { _ in }) {
+        self.destination = destination
+        self.policy = policy
+        self.resumeFrom = resumeFrom
+        self.clock = clock
+        self.checkpoint = checkpoint
+    }
+
+    /// Whether this attempt found that the `.part` cannot be resumed (a 416 for another length)
+    /// and the download must start over at once; the checkpoint was already reset to zero.
+    public var requestsRestart: Bool { restart.load(ordering: .acquiring) }
+
+    public var receivedBytes: Int64 { file?.length ?? resumedOffset ?? 0 }
+
+    public var expectedReceivedBytes: Int64? {
+        current?.totalLength ?? (resumedOffset != nil ? resumeFrom?.totalLength : nil)
+    }
+
+    // MARK: - Engine thread
+
+    /// Reopens the `.part` for a resume and returns `Range` and `If-Range`; no headers when starting from zero.
+    public func additionalHeaders(for task: TransferTask) -> HTTPHeaders {
+        guard let resumeFrom, resumeFrom.canResume, let ifRange = resumeFrom.ifRange else { return [:] }
+        do throws(FerryError) {
+            guard let reopened = try PartialFile.reopen(at: destination.partialFileURL, offset: resumeFrom.durableOffset) else { return [:] }
+            file = reopened
+            resumedOffset = resumeFrom.durableOffset
+        } catch {
+            startError = error
+            return [:]
+        }
+        var headers = HTTPHeaders()
+        headers["Range"] = "bytes=\(resumeFrom.durableOffset)-"
+        headers["If-Range"] = ifRange
+        return headers
+    }
+
+    /// Fails the attempt before anything is sent when the `.part` could not be reopened.
+    public func makeBodyStream(for task: TransferTask) throws(FerryError) -> (any BodyStream)? {
+        if let startError { throw startError }
+        return nil
+    }
+
+    public func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
+        let contentLength = response.isSuccess ? try Self.contentLength(of: response) : nil
+        if let offset = resumedOffset, let resumeFrom {
+            try accept(response, resumingAt: offset, from: resumeFrom, contentLength: contentLength)
+        } else if response.isSuccess {
+            try startFresh(with: response, contentLength: contentLength)
+        }
+    }
+
+    public func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        guard !alreadyComplete, current != nil, let file else {
+            if !alreadyComplete, errorBody.count < DownloadTaskDelegate.errorBodyLimit {
+                errorBody.append(contentsOf: bytes.prefix(DownloadTaskDelegate.errorBodyLimit - errorBody.count))
+            }
+            return
+        }
+        try file.write(bytes)
+        hasher?.update(bytes)
+        if let interval = policy.effectiveCheckpointInterval {
+            let now = clock.now()
+            if now - lastCheckpoint >= interval {
+                try checkpointNow()
+                lastCheckpoint = now
+            }
+        }
+    }
+
+    public func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
+        do throws(FerryError) {
+            let response = try result.get()
+            if !alreadyComplete {
+                guard response.isSuccess, current != nil else {
+                    throw .validation(.unacceptableStatus(response.statusCode, reason: response.reasonPhrase, url: URLMasking.mask(response.url), body: errorBody))
+                }
+            }
+            guard let file else { throw .file(.io(path: destination.partialFileURL.path, errno: EBADF, operation: "write")) }
+            if let total = current?.totalLength, file.length != total {
+                throw file.length < total ? .integrity(.truncated(expected: total, received: file.length)) : .integrity(.lengthMismatch(expected: total, actual: file.length))
+            }
+            if let expected = policy.expectedChecksum, let hasher {
+                let actual = hasher.finalizeHex()
+                if actual != expected.hex {
+                    file.discard()
+                    self.file = nil
+                    checkpoint(ResumeData())
+                    throw .integrity(.checksumMismatch(algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual))
+                }
+            }
+            try file.synchronize()
+            let length = file.length
+            let finalURL = try file.commit(to: finalDestination(for: response))
+            self.file = nil
+            return .success(TransferResult(response: response, fileURL: finalURL, bytesReceived: length, bytesSent: bytesSent))
+        } catch {
+            stop()
+            return .failure(error)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func accept(_ response: HTTPResponse, resumingAt offset: Int64, from resumeFrom: ResumeData, contentLength: Int64?) throws(FerryError) {
+        let rangeHeader = response.headers["Content-Range"] ?? ""
+        switch response.statusCode {
+        case 206:
+            guard case .bytes(let first, let last, let total?)? = ContentRange(parsing: rangeHeader), first == offset,
+                  resumeFrom.totalLength.map({ $0 == total }) ?? true else {
+                throw .integrity(.resumeRejected("asked for bytes \(offset)- of \(resumeFrom.totalLength.map(String.init) ?? "?"), the server sent \"\(rangeHeader)\""))
+            }
+            if let contentLength, contentLength != last - first + 1 {
+                throw .integrity(.invalidLength("Content-Length \(contentLength) with Content-Range \(rangeHeader)"))
+            }
+            if let etag = response.headers["ETag"].flatMap(ResumeData.strongETag), let recorded = resumeFrom.etag, etag != recorded {
+                throw .integrity(.resumeRejected("the server sent a range of another version (ETag \(etag), expected \(recorded))"))
+            }
+            var accepted = resumeFrom
+            accepted.finalURL = response.url
+            accepted.totalLength = total
+            current = accepted
+            lastCheckpoint = clock.now()
+            if let expected = policy.expectedChecksum, let file {
+                var prefixHasher = ChecksumHasher(algorithm: expected.algorithm)
+                try file.readPrefix(offset) { prefixHasher.update($0) }
+                hasher = prefixHasher
+            }
+        case 416:
+            if case .unsatisfied(let total)? = ContentRange(parsing: rangeHeader), total == offset, resumeFrom.totalLength.map({ $0 == total }) ?? true {
+                alreadyComplete = true
+                var complete = resumeFrom
+                complete.totalLength = total
+                current = complete
+                if let expected = policy.expectedChecksum, let file {
+                    var prefixHasher = ChecksumHasher(algorithm: expected.algorithm)
+                    try file.readPrefix(offset) { prefixHasher.update($0) }
+                    hasher = prefixHasher
+                }
+                return
+            }
+            checkpoint(ResumeData())
+            restart.store(true, ordering: .releasing)
+            throw .integrity(.resumeRejected("the server has \"\(rangeHeader)\" but \(offset) bytes are on disk; starting over"))
+        case 200..<300:
+            // The file changed or ranges are not supported: start over, never append.
+            file?.close()
+            file = nil
+            resumedOffset = nil
+            try startFresh(with: response, contentLength: contentLength)
+        default:
+            break  // An error page: the .part stays as it is.
+        }
+    }
+
+    private func startFresh(with response: HTTPResponse, contentLength: Int64?) throws(FerryError) {
+        let fresh = ResumeData(response: response, totalLength: response.statusCode == 200 ? contentLength : nil, durableOffset: 0)
+        // The journal forgets the old bytes before they are destroyed.
+        checkpoint(fresh)
+        file = try PartialFile.create(at: destination.partialFileURL)
+        current = fresh
+        lastCheckpoint = clock.now()
+        hasher = policy.expectedChecksum.map { ChecksumHasher(algorithm: $0.algorithm) }
+    }
+
+    /// Synchronizes the `.part` and reports its length as durable.
+    private func checkpointNow() throws(FerryError) {
+        guard let file, var data = current else { return }
+        try file.synchronize()
+        data.durableOffset = file.length
+        checkpoint(data)
+    }
+
+    /// Ends a failed or cancelled attempt: checkpoint and keep the `.part`, or remove it.
+    private func stop() {
+        guard let file else { return }
+        if policy.keepsPartialFile {
+            if !alreadyComplete { try? checkpointNow() }
+            file.close()
+        } else {
+            file.discard()
+            checkpoint(ResumeData())
+        }
+        self.file = nil
+    }
+
+    private func finalDestination(for response: HTTPResponse) -> DownloadDestination {
+        guard policy.usesContentDisposition,
+              let name = response.headers["Content-Disposition"].flatMap(ContentDisposition.init(parsing:))?.safeFileName else { return destination }
+        var chosen = destination
+        chosen.fileName = name
+        return chosen
+    }
+
+    /// Content-Length when present; a present but invalid one (negative, not a number) is an error.
+    static func contentLength(of response: HTTPResponse) throws(FerryError) -> Int64? {
+        guard let text = response.headers["Content-Length"] else { return nil }
+        guard let value = response.expectedContentLength, text.trimmingCharacters(in: .whitespaces).count <= 18 else {
+            throw .integrity(.invalidLength("Content-Length \"\(text)\""))
+        }
+        return value
+    }
+}
