@@ -31,6 +31,12 @@ struct DownloadOptions: ParsableArguments {
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
+    @Option(name: .customLong("checksum"), help: ArgumentHelp("Check the file's digest: sha-256=HEX (also sha-1, sha-512, md5). On a mismatch the file does not take its name and the exit status is 3.", valueName: "ALGO=HEX"))
+    var checksum: String?
+
+    @Flag(name: .customLong("content-disposition"), help: "Name the file as the server suggests (Content-Disposition), reduced to a safe name.")
+    var contentDisposition = false
+
     /// The parsed headers; an invalid one is a usage error.
     func parsedHeaders() throws(FerryError) -> HTTPHeaders {
         var result = HTTPHeaders()
@@ -39,6 +45,11 @@ struct DownloadOptions: ParsableArguments {
             result.add(name: field.name, value: field.value)
         }
         return result
+    }
+
+    /// `--checksum` parsed, `nil` when not given.
+    func parsedChecksum() throws(FerryError) -> ExpectedChecksum? {
+        try checksum.map { text throws(FerryError) in try ExpectedChecksum(parsing: text) }
     }
 
     /// `--limit-rate` in bytes per second, `nil` when not given.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryKit
+import FerryQueue
 import Foundation
 
 /// `GetCommand` is `ferry get URL...`: download now, headless, and exit when done.
@@ -7,13 +8,19 @@ struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Download URLs now, headless; progress on stderr.",
-        discussion: "The file name comes from the URL path unless -o is given. An existing file is never replaced without --overwrite: the new one is saved as NAME.1.EXT, NAME.2.EXT, ..."
+        discussion: "The file name comes from the URL path unless -o is given. An existing file is never replaced without --overwrite: the new one is saved as NAME.1.EXT, NAME.2.EXT, ... Bytes go to NAME.part first. An interrupted download (Ctrl-C, a lost connection, a crash) resumes when the same command is run again."
     )
+
+    /// The environment variable that sets the checkpoint interval in seconds (`0` turns periodic checkpoints off; for benchmarks).
+    static let checkpointIntervalVariable = "FERRY_CHECKPOINT_INTERVAL"
 
     @Argument(help: "The http or https URLs to download.")
     var urls: [String]
 
     @OptionGroup var options: DownloadOptions
+
+    @Option(name: .customLong("state-dir"), help: "Keep the journal here. Default: $FERRY_STATE_DIR, else $XDG_STATE_HOME/ferry, else ~/.local/state/ferry.")
+    var stateDir: String?
 
     func run() async throws {
         // Check every input before anything is sent.
@@ -40,6 +47,15 @@ struct GetCommand: AsyncParsableCommand {
         if let output = options.output, SafeFileName.sanitize(output) != output || output.contains("/") {
             inputErrors.append(.input(.invalidOption("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")))
         }
+        var checksum: ExpectedChecksum?
+        do throws(FerryError) {
+            checksum = try options.parsedChecksum()
+        } catch {
+            inputErrors.append(error)
+        }
+        if checksum != nil && urls.count > 1 {
+            inputErrors.append(.input(.invalidOption("--checksum is the digest of one file: give one URL with it")))
+        }
         if options.retries < 0 || options.maxConcurrent < 1 {
             inputErrors.append(.input(.invalidOption("--retries must be 0 or more and --max-concurrent 1 or more")))
         }
@@ -65,10 +81,35 @@ struct GetCommand: AsyncParsableCommand {
             throw ExitStatus(code: error.exitStatus)
         }
 
-        // Two downloads of this run never share a destination.
+        let environment = ProcessInfo.processInfo.environment
+        let journal: DownloadJournal
+        let unfinished: [TaskRecord]
+        do throws(QueueError) {
+            journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
+            unfinished = try journal.unfinishedDownloads()
+        } catch {
+            Console.error(error.description)
+            if case .lock = error { throw ExitStatus.usage }
+            throw ExitStatus.localFile
+        }
+
+        // Two downloads never share a destination: not in this run, nor with an unfinished
+        // download of another URL from an earlier run.
         var taken = Set<String>()
-        var jobs: [TransferJob] = []
-        for url in parsed {
+        for record in unfinished where record.spec.destinationDirectory == directory.path && !parsed.contains(where: { DownloadJournal.matches(record, url: $0, directory: directory, name: record.spec.requestedName ?? "") }) {
+            if let name = record.spec.requestedName { taken.insert(name) }
+        }
+        var policy = DownloadPolicy(expectedChecksum: checksum, usesContentDisposition: options.contentDisposition)
+        if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
+        var configuration = SessionConfiguration.default
+        configuration.maximumReceiveSpeed = rate
+        let session = SessionManager(configuration: configuration)
+        let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
+        let reporter = Reporter(style: style, jobCount: parsed.count, verb: "downloading")
+        let retryPolicy = RetryPolicy(retryLimit: options.retries)
+
+        var downloads: [(entry: DownloadJournal.Entry, download: ResumableDownload)] = []
+        for (index, url) in parsed.enumerated() {
             let wanted = options.output ?? SafeFileName.fromURL(url)
             var name = wanted
             var counter = 0
@@ -77,29 +118,49 @@ struct GetCommand: AsyncParsableCommand {
                 name = SafeFileName.numbered(wanted, counter)
             }
             taken.insert(name)
+            let entry: DownloadJournal.Entry
+            do throws(QueueError) {
+                entry = try journal.entry(url: url, headers: headers, directory: directory, name: name, checksum: checksum, useContentDisposition: options.contentDisposition, among: unfinished)
+            } catch {
+                Console.error(error.description)
+                journal.close()
+                throw ExitStatus.localFile
+            }
+            if let resume = entry.resume, style != .json {
+                Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(resume.durableOffset))\n")
+            }
             let destination = DownloadDestination(directory: directory, fileName: name, overwrite: options.overwrite)
-            let request = Request(url: url, headers: headers)
-            jobs.append(TransferJob(label: URLMasking.mask(url)) { session in
-                session.downloadTask(with: request, to: destination)
-            })
+            let observer = ReportingObserver(reporter: reporter, job: index, label: URLMasking.mask(url))
+            let id = entry.id
+            let download = ResumableDownload(
+                session: session, request: Request(url: url, headers: headers), destination: destination,
+                policy: policy, retryPolicy: retryPolicy, resumeFrom: entry.resume, observer: observer
+            ) { data in
+                journal.checkpoint(id, data)
+            }
+            downloads.append((entry, download))
         }
 
-        var configuration = SessionConfiguration.default
-        configuration.maximumReceiveSpeed = rate
-        let session = SessionManager(configuration: configuration)
-        let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
-        let reporter = Reporter(style: style, jobCount: jobs.count, verb: "downloading")
         let following = reporter.follow(session)
+        let ids = downloads.map(\.entry.id)
         let trap = SignalTrap.install { signal in
+            // Every running transfer checkpoints and keeps its .part while the engine stops.
             session.invalidate()
+            journal.pause(ids)
             reporter.clearLine()
-            Console.error("interrupted; unfinished downloads were removed")
+            Console.error("interrupted; partial files were kept: run the same command again to resume")
             Foundation.exit(signal == SIGINT ? 130 : 128 + signal)
         }
-        let runner = TransferRunner(session: session, concurrency: options.maxConcurrent, retryPolicy: RetryPolicy(retryLimit: options.retries), reporter: reporter)
-        let outcomes = await runner.run(jobs)
+        let runner = TransferRunner(session: session, concurrency: options.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
+        let jobs = downloads
+        let outcomes = await runner.run(count: jobs.count) { index in
+            let outcome = await jobs[index].download.run()
+            journal.finish(jobs[index].entry.id, outcome: outcome)
+            return outcome
+        }
         trap.cancel()
         session.invalidate()
+        journal.close()
         await following.value
         reporter.clearLine()
         throw ExitStatus.summarizing(outcomes)

@@ -73,7 +73,7 @@ final class Reporter: Sendable {
             case .plain, .terminal:
                 clearLine()
                 // A rejected upload is reported by the reply printer, with the server's message.
-                guard result.response.isSuccess else { return }
+                guard result.response.isSuccess || result.fileURL != nil else { return }
                 let what = result.fileURL.map { "saved \($0.path)" } ?? "\(label): \(result.response.statusCode) \(result.response.reasonPhrase)"
                 Console.status("\(what) (\(ByteFormatting.size(bytes)))\n")
             }

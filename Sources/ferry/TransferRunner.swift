@@ -19,17 +19,23 @@ struct TransferRunner {
 
     /// Runs every job and returns their outcomes in job order.
     func run(_ jobs: [TransferJob]) async -> [Result<TransferResult, FerryError>] {
+        await run(count: jobs.count) { index in await runJob(jobs[index], index: index) }
+    }
+
+    /// Runs `perform` for the indices `0..<count`, at most `concurrency` at once, and returns
+    /// the outcomes in index order (for jobs that retry by themselves, like resumable downloads).
+    func run(count: Int, _ perform: @escaping @Sendable (Int) async -> Result<TransferResult, FerryError>) async -> [Result<TransferResult, FerryError>] {
         let limit = max(1, concurrency)
         return await withTaskGroup(of: (Int, Result<TransferResult, FerryError>).self) { group in
-            var outcomes = [Result<TransferResult, FerryError>?](repeating: nil, count: jobs.count)
+            var outcomes = [Result<TransferResult, FerryError>?](repeating: nil, count: count)
             var next = 0
             func startNext() {
-                guard next < jobs.count else { return }
+                guard next < count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await runJob(jobs[index], index: index)) }
+                group.addTask { (index, await perform(index)) }
             }
-            for _ in 0..<min(limit, jobs.count) { startNext() }
+            for _ in 0..<min(limit, count) { startNext() }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
                 startNext()

@@ -5,7 +5,7 @@ import Testing
 /// `ferry get` and `ferry put -T` as a user runs them: the real binary, a real nginx.
 @Suite(.serialized) struct GetCommandTests {
     private func ferry(_ arguments: [String], in directory: URL? = nil, timeout: Duration = .seconds(120)) throws -> ProcessResult {
-        try run(executable: try ferryExecutableURL().path, arguments: arguments, currentDirectory: directory, timeout: timeout)
+        try runFerry(arguments, currentDirectory: directory, timeout: timeout)
     }
 
     @Test func downloadsSeveralFilesAndExitsZero() throws {

@@ -6,7 +6,7 @@ import Testing
 /// and replies shown through the compound response serializer.
 @Suite(.serialized) struct SerializationCommandTests {
     private func ferry(_ arguments: [String]) throws -> ProcessResult {
-        try run(executable: try ferryExecutableURL().path, arguments: arguments, timeout: .seconds(60))
+        try runFerry(arguments, timeout: .seconds(60))
     }
 
     private func echo(_ result: ProcessResult) -> [String: Any] {

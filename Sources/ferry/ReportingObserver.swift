@@ -1,0 +1,20 @@
+import FerryKit
+
+/// `ReportingObserver` shows the attempts of one resumable download through the ``Reporter``.
+struct ReportingObserver: DownloadAttemptObserver {
+    let reporter: Reporter
+    let job: Int
+    let label: String
+
+    func attemptStarted(_ task: TransferTask, attempt: Int) {
+        reporter.started(job: job, label: label, task: task, attempt: attempt)
+    }
+
+    func attemptEnded(_ task: TransferTask, outcome: Result<TransferResult, FerryError>) {
+        reporter.ended(job: job, task: task, outcome: outcome)
+    }
+
+    func willRetry(after error: FerryError, delay: Double, attempt: Int) {
+        reporter.retrying(job: job, label: label, error: error, delay: delay, attempt: attempt)
+    }
+}
