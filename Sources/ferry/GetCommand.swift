@@ -134,10 +134,9 @@ struct GetCommand: AsyncParsableCommand {
             let id = entry.id
             let download = ResumableDownload(
                 session: session, request: Request(url: url, headers: headers), destination: destination,
-                policy: policy, retryPolicy: retryPolicy, resumeFrom: entry.resume, observer: observer
-            ) { data in
-                journal.checkpoint(id, data)
-            }
+                policy: policy, retryPolicy: retryPolicy, resumeFrom: entry.resume, observer: observer,
+                checkpoint: { data in journal.checkpoint(id, data) }
+            )
             downloads.append((entry, download))
         }
 
