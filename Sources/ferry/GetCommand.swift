@@ -141,14 +141,12 @@ struct GetCommand: AsyncParsableCommand {
         }
 
         let following = reporter.follow(session)
-        let ids = downloads.map(\.entry.id)
+        let interruption = Interruption()
+        let running = downloads.map(\.download)
         let trap = SignalTrap.install { signal in
-            // Every running transfer checkpoints and keeps its .part while the engine stops.
-            session.invalidate()
-            journal.pause(ids)
-            reporter.clearLine()
-            Console.error("interrupted; partial files were kept: run the same command again to resume")
-            Foundation.exit(signal == SIGINT ? 130 : 128 + signal)
+            // Every running transfer checkpoints and keeps its .part; no new attempt starts.
+            guard interruption.record(signal) else { return }
+            for download in running { download.cancel() }
         }
         let runner = TransferRunner(session: session, concurrency: options.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
         let jobs = downloads
@@ -162,6 +160,10 @@ struct GetCommand: AsyncParsableCommand {
         journal.close()
         await following.value
         reporter.clearLine()
+        if let status = interruption.exitStatus {
+            Console.error("interrupted; partial files were kept: run the same command again to resume")
+            throw ExitStatus(code: status)
+        }
         throw ExitStatus.summarizing(outcomes)
     }
 }

@@ -11,6 +11,8 @@ struct ReportingObserver: DownloadAttemptObserver {
     }
 
     func attemptEnded(_ task: TransferTask, outcome: Result<TransferResult, FerryError>) {
+        // An interrupted run says so once, with how to resume, instead of per download.
+        if case .failure(.cancelled) = outcome { return }
         reporter.ended(job: job, task: task, outcome: outcome)
     }
 

@@ -25,6 +25,7 @@ public final class ResumableDownload: Sendable {
     private struct State {
         var resume: ResumeData?
         var task: TransferTask?
+        var waiting: Task<Void, Never>?
         var cancelled = false
     }
 
@@ -105,20 +106,31 @@ public final class ResumableDownload: Sendable {
             let retryAfter = task.response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
             let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter, random: random)
             observer?.willRetry(after: error, delay: delay, attempt: attempt)
-            await retryClock.sleep(seconds: delay)
-            if state.withLock({ $0.cancelled }) { return .failure(.cancelled) }
+            let retryClock = self.retryClock
+            let waiting = Task { await retryClock.sleep(seconds: delay) }
+            let cancelledBeforeWait = state.withLock { state -> Bool in
+                state.waiting = waiting
+                return state.cancelled
+            }
+            if cancelledBeforeWait { waiting.cancel() }
+            await waiting.value
+            if state.withLock({ state -> Bool in
+                state.waiting = nil
+                return state.cancelled
+            }) { return .failure(.cancelled) }
             attempt += 1
         }
     }
 
     /// Stops the download: the running attempt checkpoints and keeps its `.part` (when the
-    /// policy says so), and no further attempt starts.
+    /// policy says so), a wait for a retry ends, and no further attempt starts.
     public func cancel() {
-        let task = state.withLock { state -> TransferTask? in
+        let (task, waiting) = state.withLock { state -> (TransferTask?, Task<Void, Never>?) in
             state.cancelled = true
-            return state.task
+            return (state.task, state.waiting)
         }
         task?.cancel()
+        waiting?.cancel()
     }
 
     private func record(_ data: ResumeData) {

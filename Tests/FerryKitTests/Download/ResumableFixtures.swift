@@ -83,8 +83,3 @@ struct DownloadRun {
 
 /// The fault server's strong ETag for `/bytes/<n>?seed=<seed>`.
 func faultETag(_ n: Int, seed: Int = 0) -> String { "\"\(n)-\(seed)\"" }
-
-/// The names in a directory, sorted.
-func directoryListing(_ url: URL) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
-}
