@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTestSupport"]),
         .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue"]),
-        .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue"]),
+        .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
