@@ -111,6 +111,56 @@ struct TerminalCommandTests {
         #expect(records.last?.spec.destinationDirectory == fixture.downloads)
     }
 
+    @Test func anUnreadableJournalIsSetAsideAndTheUISaysSo() throws {
+        // Given a state directory whose journal is not SQLite
+        let work = try TemporaryDirectory(prefix: "ferry-tui-e2e")
+        defer { work.remove() }
+        let state = work.file("state")
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        try Data("this is not a database".utf8).write(to: state.appendingPathComponent("journal.sqlite"))
+        // When ferry opens it
+        let terminal = try TmuxTerminal(command: [try ferryExecutableURL().path, "--state-dir", state.path, "--dir", work.path], width: 120, height: 20)
+        // Then the UI starts on an empty queue and the message line says where the old journal went
+        #expect(terminal.waitUntil { terminal.screen().contains { $0.contains("moved aside to") } }, "\(terminal.screen())")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).contains { $0.hasPrefix("journal.sqlite.corrupt-") })
+        try terminal.send("q")
+        #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+    }
+
+    @Test(.disabled("runs once the queue's scheduler drives the transfers of the terminal UI"))
+    func downloadsAddedBothWaysProgressPauseResumeAndFinishByteExact() throws {
+        // Given nginx serving two 24 MiB files slowly enough to watch, and ferry open
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let size = 24 << 20
+        try Pattern.writeFile(at: www.file("dialog.bin"), count: size, seed: 1)
+        try Pattern.writeFile(at: www.file("shell.bin"), count: size, seed: 2)
+        let nginx = try NginxServer.start(root: www.url, limitRate: "4m")
+        defer { nginx.stop() }
+        let fixture = try Fixture()
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+
+        // When one download is added through the dialog and one from another shell
+        try terminal.send("a")
+        try terminal.type(nginx.url("dialog.bin").absoluteString)
+        try terminal.send("Enter")
+        try fixture.addFromAnotherShell(nginx.url("shell.bin").absoluteString)
+
+        // Then the first runs and shows progress
+        #expect(terminal.waitUntil(seconds: 30) { fixture.row("dialog.bin")?.hasPrefix("⇣ ") == true && fixture.row("dialog.bin")?.contains("%") == true })
+        // When it is paused and resumed
+        try terminal.send("g", "Space")
+        #expect(terminal.waitUntil(seconds: 30) { fixture.row("dialog.bin")?.hasPrefix("‖ ") == true })
+        try terminal.send("Space")
+        // Then both finish, byte-exact
+        #expect(terminal.waitUntil(seconds: 120) { fixture.row("dialog.bin")?.hasPrefix("✓ ") == true && fixture.row("shell.bin")?.hasPrefix("✓ ") == true })
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: fixture.downloads + "/dialog.bin")) == Pattern.sha256Hex(count: size, seed: 1))
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: fixture.downloads + "/shell.bin")) == Pattern.sha256Hex(count: size, seed: 2))
+        try terminal.send("q")
+        #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+    }
+
     @Test func aSecondFerryOnTheSameQueueSaysWhoHoldsItAndExits2() throws {
         // Given ferry open on a state directory
         let fixture = try Fixture()
