@@ -44,13 +44,15 @@ extension QueueController {
     private func add(_ command: TUICommand, _ makeTask: () throws(FieldProblem) -> NewTask) {
         do throws(FieldProblem) {
             let task = try makeTask()
+            let id: TaskID
             do {
-                _ = try journal.insert(task)
+                id = try journal.insert(task)
             } catch {
                 throw FieldProblem(error.description)
             }
             activity?.journalDidChange()
-            refresh()
+            // The new task goes at the end of its band; the next revision poll re-ranks all.
+            refresh(id)
         } catch {
             post([.rejected(command, error)])
         }

@@ -17,7 +17,7 @@ enum TaskSubmission {
     /// `activeDestinations` are the files of the unfinished downloads already queued.
     static func download(_ request: DownloadRequest, activeDestinations: Set<String>) throws(FieldProblem) -> NewTask {
         let url = try transferURL(request.url)
-        let directory = request.directory
+        let directory = absolute(request.directory)
         var status = stat()
         guard stat(directory, &status) == 0 else {
             throw FieldProblem("No such directory: \(directory)", field: 1)
@@ -56,7 +56,8 @@ enum TaskSubmission {
     /// file sent as a `file` part and the fields in the order typed.
     static func upload(_ request: UploadRequest) throws(FieldProblem) -> NewTask {
         let url = try transferURL(request.url)
-        for path in request.files {
+        let files = request.files.map(absolute)
+        for path in files {
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else {
                 throw FieldProblem("Cannot read file: \(path)", field: 1)
@@ -65,9 +66,18 @@ enum TaskSubmission {
         let upload = UploadSpec(
             method: "POST",
             fields: request.fields.map { UploadSpec.Field(name: $0.name, value: $0.value) },
-            files: request.files.map { UploadSpec.File(fieldName: "file", path: $0) }
+            files: files.map { UploadSpec.File(fieldName: "file", path: $0) }
         )
         return NewTask(spec: TaskSpec(urls: [url], upload: upload))
+    }
+
+    /// `absolute(_:)` resolves a relative path against the current directory, so the task
+    /// means the same file whichever directory the engine later runs in.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        let base = FileManager.default.currentDirectoryPath
+        let joined = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: base, isDirectory: true))
+        return joined.standardizedFileURL.path
     }
 
     private static func transferURL(_ text: String) throws(FieldProblem) -> TransferURL {
