@@ -15,14 +15,9 @@ struct FerryCommand: AsyncParsableCommand {
         130 interrupted.
         """,
         version: FerryVersion.string,
-        subcommands: [GetCommand.self, PutCommand.self, TerminalCommand.self]
+        subcommands: [GetCommand.self, PutCommand.self, TerminalCommand.self],
+        defaultSubcommand: TerminalCommand.self
     )
-
-    @OptionGroup var terminal: TerminalOptions
-
-    func run() async throws {
-        try await TerminalSession.run(terminal)
-    }
 }
 
 /// `FerryMain` runs the command line and maps every outcome to the documented exit status.

@@ -48,11 +48,13 @@ public final class QueueController: TaskController {
     /// listens to the activity's events.
     public func attach(_ inbox: EventInbox) {
         let stream = activity?.events()
+        let executor = WorkerExecutor(queue: worker)
         let listener = stream.map { stream in
-            Task { [weak self] in
+            // Runs on the worker (see `WorkerExecutor`), so events are handled in order with commands.
+            Task(executorPreference: executor) { [weak self] in
                 for await event in stream {
                     guard let self else { return }
-                    self.worker.async { self.handle(event) }
+                    self.handle(event)
                 }
             }
         }
@@ -197,6 +199,7 @@ public final class QueueController: TaskController {
     }
 
     private func handle(_ event: ActivityEvent) {
+        dispatchPrecondition(condition: .onQueue(worker))
         switch event {
         case .started(let id):
             refresh(id)
