@@ -176,6 +176,23 @@ struct TerminalCommandTests {
         #expect(fixture.terminal.waitUntil { fixture.terminal.exitedCleanly(status: 0) })
     }
 
+    @Test func ctrlCQuitsCleanlyAndKeepsTheQueue() throws {
+        // Given ferry open with one task queued from another shell
+        let fixture = try Fixture(width: 60, height: 16)
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+        try fixture.addFromAnotherShell("http://127.0.0.1:9/kept.bin")
+        #expect(terminal.waitUntil { fixture.row("kept.bin") != nil })
+        // When the user presses Ctrl-C
+        try terminal.send("C-c")
+        // Then ferry ends with the terminal restored and the task still queued
+        #expect(terminal.waitUntil { terminal.exitLine() != nil })
+        #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "")")
+        let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
+        defer { try? journal.close() }
+        #expect(try journal.tasks(limit: 10).map(\.state) == [.queued])
+    }
+
     @Test func withoutATerminalFerrySaysSoAndExits2() throws {
         // Given a state directory
         let work = try TemporaryDirectory(prefix: "ferry-tui-e2e")
