@@ -39,6 +39,7 @@ test: deps
 bench: bench-deps release
 	bench/download
 	bench/upload
+	bench/tui
 
 clean:
 	rm -rf .build

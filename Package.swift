@@ -34,7 +34,7 @@ let package = Package(
             ]
         ),
         // The terminal front end. Only its ncurses backend imports CNCurses.
-        .target(name: "FerryTUI", dependencies: ["FerryQueue", "CNCurses"]),
+        .target(name: "FerryTUI", dependencies: ["FerryKit", "FerryQueue", "CNCurses"]),
         // The command line.
         .executableTarget(
             name: "ferry",
@@ -51,9 +51,9 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
-        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryTestSupport"]),
+        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTestSupport"]),
         .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue"]),
-        .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI"]),
+        .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,20 +8,16 @@ struct FerryCommand: AsyncParsableCommand {
         commandName: "ferry",
         abstract: "A terminal download/upload manager.",
         discussion: """
-        Run `ferry` alone to open the terminal UI on the saved queue (not built yet: until it \
-        is, `ferry` prints this help).
+        Run `ferry` alone (or `ferry tui`) to open the terminal UI on the saved queue.
 
         Exit status: 0 all transfers succeeded; 1 at least one transfer failed; 2 usage or \
         input error; 3 checksum mismatch; 4 local file error (permissions, disk full); \
         130 interrupted.
         """,
         version: FerryVersion.string,
-        subcommands: [GetCommand.self, PutCommand.self]
+        subcommands: [GetCommand.self, PutCommand.self, TerminalCommand.self],
+        defaultSubcommand: TerminalCommand.self
     )
-
-    func run() async throws {
-        print(FerryCommand.helpMessage())
-    }
 }
 
 /// `FerryMain` runs the command line and maps every outcome to the documented exit status.

@@ -130,7 +130,7 @@ import Testing
         let help = try ferry(["get", "--help"])
         #expect(help.exitStatus == 0)
         #expect(help.stdout.contains("--output"))
-        let root = try ferry([])
+        let root = try ferry(["--help"])
         #expect(root.exitStatus == 0)
         #expect(root.stdout.contains("Exit status"))
     }

@@ -73,6 +73,13 @@ public struct FormDialog: Sendable, Hashable {
         }
     }
 
+    /// `reject(_:)` shows a problem the application found after the dialog was submitted,
+    /// focusing the offending field when the problem names one.
+    public mutating func reject(_ failure: FieldProblem) {
+        problem = failure.message
+        if let field = failure.field, fields.indices.contains(field) { focus = field }
+    }
+
     /// `validate(in:)` checks every field without changing the dialog.
     public func validate(in environment: TUIEnvironment) -> Result<TUICommand, FieldProblem> {
         let url = fields[0].value

@@ -9,6 +9,9 @@ public enum TUIEvent: Sendable, Hashable {
     case removeTasks([TaskRow.ID])
     /// `message`: a note for the message line.
     case message(StatusMessage)
+    /// `rejected`: the application refused a command from a dialog; the dialog is reopened
+    /// with the problem shown (or, if another modal is open, the problem goes to the message line).
+    case rejected(TUICommand, FieldProblem)
     /// `key`: a key press.
     case key(Key)
     /// `resize`: the terminal's new size.

@@ -124,6 +124,7 @@ extension TUIState {
             case .submit:
                 if let command = dialog.submit(in: environment) {
                     setMode(.list)
+                    remember(command, from: dialog)
                     setMessage(StatusMessage(dialog.kind == .download ? "Download added" : "Upload added"))
                     return [.perform(command)]
                 }

@@ -39,6 +39,8 @@ public struct TUIState: Sendable {
     public private(set) var isFinished = false
 
     private var needsReindex = false
+    /// The dialog behind the last command it produced, kept so a rejection can reopen it.
+    private var submitted: (command: TUICommand, dialog: FormDialog)?
 
     /// `init(size:environment:keys:)` makes an empty state for a screen of `size`.
     public init(size: Size = Size(width: 80, height: 24), environment: TUIEnvironment = TUIEnvironment(), keys: KeyMaps = .standard) {
@@ -84,6 +86,8 @@ public struct TUIState: Sendable {
                 }
             case .message(let note):
                 message = note
+            case .rejected(let command, let problem):
+                reopen(command, with: problem)
             case .key(let key):
                 reindexIfNeeded()
                 effects += handle(key)
@@ -107,6 +111,23 @@ public struct TUIState: Sendable {
     mutating func setMessage(_ note: StatusMessage?) { message = note }
 
     mutating func finish() { isFinished = true }
+
+    /// `remember(_:from:)` keeps the dialog that produced `command`.
+    mutating func remember(_ command: TUICommand, from dialog: FormDialog) { submitted = (command, dialog) }
+
+    /// `reopen(_:with:)` reopens the dialog that produced a rejected command with the
+    /// problem inside it, when the list has the keys; otherwise shows the problem as an error.
+    mutating func reopen(_ command: TUICommand, with problem: FieldProblem) {
+        guard case .list = mode, let submitted, submitted.command == command else {
+            message = StatusMessage(problem.message, isError: true)
+            return
+        }
+        var dialog = submitted.dialog
+        dialog.reject(problem)
+        self.submitted = nil
+        message = nil
+        mode = .form(dialog)
+    }
 
     mutating func setFilter(_ text: String) {
         guard text != filter else { return }

@@ -1,0 +1,16 @@
+import FerryKit
+import FerryQueue
+
+/// `ActivityEvent` is what the transfer engine running inside the front end's process
+/// reports to `QueueController`: tasks starting, their live progress, their end, and
+/// changes it made to the journal.
+public enum ActivityEvent: Sendable {
+    /// `started`: the task began an attempt (its journal row is now `running`).
+    case started(TaskID)
+    /// `progress`: the latest progress of a running task, coalesced by the engine.
+    case progress(TaskID, TransferProgress)
+    /// `ended`: the attempt ended in `state`, with the masked error message if it failed.
+    case ended(TaskID, JournalState, error: String?)
+    /// `journalChanged`: the engine changed the queue in a way other than the above.
+    case journalChanged
+}

@@ -1,0 +1,126 @@
+import FerryQueue
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension QueueController {
+    /// `execute(_:)` carries out one command on the worker: journal writes (or the activity
+    /// for tasks it runs), then the changed rows. Failures are reported in the dialog that
+    /// produced the command (adds) or in the message line (everything else).
+    func execute(_ command: TUICommand) {
+        switch command {
+        case .addDownload(let request):
+            let destinations = state.withLock { state in
+                Set(state.rows.values.lazy.filter { $0.kind == .download && $0.state != .done && $0.state != .cancelled }.map(\.destination))
+            }
+            add(command) { () throws(FieldProblem) in try TaskSubmission.download(request, activeDestinations: destinations) }
+        case .addUpload(let request):
+            add(command) { () throws(FieldProblem) in try TaskSubmission.upload(request) }
+        case .pause(let id):
+            change(TaskID(id), to: .paused, through: activity?.pause)
+        case .resume(let id):
+            change(TaskID(id), to: .queued, through: activity?.resume)
+        case .retry(let id):
+            change(TaskID(id), to: .queued, through: activity?.retry)
+        case .pauseAll:
+            changeAll(from: [.queued, .running], to: .paused, through: activity?.pause)
+        case .resumeAll:
+            changeAll(from: [.paused], to: .queued, through: activity?.resume)
+        case .remove(let id, let deleteFile):
+            remove(TaskID(id), deleteFile: deleteFile)
+        case .move(let id, let direction):
+            do {
+                _ = try journal.move(TaskID(id), direction == .up ? .up : .down)
+                activity?.journalDidChange()
+            } catch {
+                report(error)
+            }
+            refresh()
+        case .quit:
+            break
+        }
+    }
+
+    private func add(_ command: TUICommand, _ makeTask: () throws(FieldProblem) -> NewTask) {
+        do throws(FieldProblem) {
+            let task = try makeTask()
+            let id: TaskID
+            do {
+                id = try journal.insert(task)
+            } catch {
+                throw FieldProblem(error.description)
+            }
+            activity?.journalDidChange()
+            // The new task goes at the end of its band; the next revision poll re-ranks all.
+            refresh(id)
+        } catch {
+            post([.rejected(command, error)])
+        }
+    }
+
+    private func change(_ id: TaskID, to target: JournalState, through engine: ((TaskID) -> Void)?) {
+        if let engine {
+            engine(id)
+            return
+        }
+        do {
+            try journal.updateState(id, to: target)
+        } catch {
+            report(error)
+        }
+        refresh(id)
+    }
+
+    private func changeAll(
+        from states: Set<JournalState>, to target: JournalState, through engine: ((TaskID) -> Void)?
+    ) {
+        let ids = state.withLock { state in
+            state.rows.values.filter { states.contains(JournalState($0.state)) }.map { TaskID($0.id) }.sorted()
+        }
+        var failure: QueueError?
+        for id in ids {
+            if let engine {
+                engine(id)
+                continue
+            }
+            do {
+                try journal.updateState(id, to: target)
+            } catch {
+                // Another process may have moved it meanwhile; the rest still change.
+                failure = failure ?? error
+            }
+        }
+        if let failure { report(failure) }
+        if engine == nil { refresh() }
+    }
+
+    private func remove(_ id: TaskID, deleteFile: Bool) {
+        if let activity {
+            activity.remove(id, deleteFile: deleteFile)
+            return
+        }
+        do {
+            let record = try journal.task(id)
+            _ = try journal.remove([id])
+            if deleteFile, let record { deleteFiles(of: record) }
+        } catch {
+            report(error)
+        }
+        refresh(id)
+    }
+
+    /// `deleteFiles(of:)` deletes a download's partial file and, once done, its final file;
+    /// a symbolic link is removed, never followed. Missing files are not an error.
+    private func deleteFiles(of record: TaskRecord) {
+        guard record.kind == .download else { return }
+        let planned = TaskRow.destination(of: record)
+        var paths = [planned + ".part"]
+        if let finalPath = record.finalPath {
+            paths.append(finalPath + ".part")
+            if record.state == .done { paths.append(finalPath) }
+        }
+        for path in Set(paths) where unlink(path) != 0 && errno != ENOENT {
+            post([.message(StatusMessage("Cannot delete \(path): \(String(cString: strerror(errno)))", isError: true))])
+        }
+    }
+}

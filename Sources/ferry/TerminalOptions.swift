@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// `TerminalOptions` are the options of the terminal UI, shared by `ferry` alone and `ferry tui`.
+struct TerminalOptions: ParsableArguments {
+    @Option(name: .customLong("state-dir"), help: "The queue's state directory (default: $FERRY_STATE_DIR, else $XDG_STATE_HOME/ferry).")
+    var stateDirectory: String?
+
+    @Option(name: [.customShort("d"), .customLong("dir")], help: "The directory the add dialog offers (default: $XDG_DOWNLOAD_DIR, else ~/Downloads, else the current directory).")
+    var directory: String?
+
+    @Option(name: .customLong("render-benchmark"), help: .hidden)
+    var renderBenchmarkFrames: Int?
+}

@@ -1,0 +1,97 @@
+import FerryKit
+import FerryQueue
+import FerryTestSupport
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import FerryTUI
+
+/// `ControllerHarness` is a `QueueController` over a real journal in a temporary directory,
+/// attached to a real `EventInbox` whose events are applied to a `TUIState`, as the run
+/// loop would. Waiting polls the inbox's wake-up descriptor with a bounded timeout.
+final class ControllerHarness {
+    let directory: TemporaryDirectory
+    let journal: Journal
+    let controller: QueueController
+    let inbox: EventInbox
+    var state = TUIState(size: Size(width: 100, height: 30), environment: TUIEnvironment(defaultDirectory: "/"))
+    /// Every event taken from the inbox, in order.
+    private(set) var events: [TUIEvent] = []
+
+    init(activity: (any TransferActivity)? = nil, seed: (Journal, TemporaryDirectory) throws -> Void = { _, _ in }) throws {
+        directory = try TemporaryDirectory(prefix: "ferry-tui-controller")
+        journal = try Journal.open(at: directory.file("journal.sqlite").path).journal
+        try seed(journal, directory)
+        controller = QueueController(journal: journal, activity: activity)
+        inbox = try EventInbox()
+        controller.attach(inbox)
+    }
+
+    deinit {
+        controller.close()
+        try? journal.close()
+        directory.remove()
+    }
+
+    /// `row(named:)` is the shown row with that name.
+    func row(named name: String) -> TaskRow? { state.tasks.values.first { $0.name == name } }
+
+    /// `send(_:)` performs a command as the front end would.
+    func send(_ command: TUICommand) { controller.perform(command) }
+
+    /// `waitUntil(seconds:_:)` applies posted events until `condition` holds or the time is up.
+    @discardableResult
+    func waitUntil(seconds: Double = 5, _ condition: (ControllerHarness) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(self) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var descriptor = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32(min(left, 1) * 1000) + 1)
+            let taken = inbox.takeAll()
+            events += taken
+            _ = state.apply(taken)
+        }
+        return true
+    }
+
+    /// `settle()` waits for the worker to finish queued work, then applies what it posted.
+    func settle() {
+        controller.waitUntilIdle()
+        let taken = inbox.takeAll()
+        events += taken
+        _ = state.apply(taken)
+    }
+
+    /// `download(_:in:name:paused:)` is a journal task fetching `url` into `directory`.
+    static func download(_ url: String, in directory: String, name: String? = nil, paused: Bool = false) throws -> NewTask {
+        NewTask(spec: TaskSpec(urls: [try TransferURL(validating: url)], destinationDirectory: directory, requestedName: name), startsPaused: paused)
+    }
+}
+
+/// `FakeActivity` stands in for the in-process engine: it records the commands it gets and
+/// lets the test emit engine events.
+final class FakeActivity: TransferActivity {
+    private let continuation: Mutex<AsyncStream<ActivityEvent>.Continuation?> = Mutex(nil)
+    private let log = Mutex<[String]>([])
+
+    var commands: [String] { log.withLock { $0 } }
+
+    func events() -> AsyncStream<ActivityEvent> {
+        let (stream, continuation) = AsyncStream<ActivityEvent>.makeStream()
+        self.continuation.withLock { $0 = continuation }
+        return stream
+    }
+
+    func emit(_ event: ActivityEvent) { _ = continuation.withLock { $0?.yield(event) } }
+
+    func pause(_ id: TaskID) { record("pause \(id)") }
+    func resume(_ id: TaskID) { record("resume \(id)") }
+    func retry(_ id: TaskID) { record("retry \(id)") }
+    func remove(_ id: TaskID, deleteFile: Bool) { record("remove \(id) \(deleteFile)") }
+    func journalDidChange() { record("journalDidChange") }
+
+    private func record(_ line: String) { log.withLock { $0.append(line) } }
+}
