@@ -247,7 +247,11 @@ import Testing
     // Catalogue 16-18: hostile server names never land outside the directory nor overwrite anything.
     @Test func hostileContentDispositionNamesStayInTheDirectory() async throws {
         defer { fault.stop(); out.remove() }
-        let parent = out.url.deletingLastPathComponent()
+        // The downloads go one level down, so the test's own directory is the parent to watch
+        // (the system's temporary directory changes under parallel tests).
+        let parent = out.url
+        let inner = out.url.appendingPathComponent("inner", isDirectory: true)
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
         let long = String(repeating: "x", count: 300) + ".bin"
         let headers = [
             "attachment; filename=\"../escape.bin\"",
@@ -257,13 +261,13 @@ import Testing
             "attachment; filename=\"\(long)\"",
             "attachment; filename=\"existing.txt\"",
         ]
-        try Data("mine".utf8).write(to: out.file("existing.txt"))
+        try Data("mine".utf8).write(to: inner.appendingPathComponent("existing.txt"))
         let before = directoryListing(parent)
 
         for (index, header) in headers.enumerated() {
-            let run = await DownloadRun.run(fault.url("/bytes/100", query: ["cd": header, "seed": "\(index)"]), into: out.url, name: "f\(index).bin", policy: DownloadPolicy(usesContentDisposition: true))
+            let run = await DownloadRun.run(fault.url("/bytes/100", query: ["cd": header, "seed": "\(index)"]), into: inner, name: "f\(index).bin", policy: DownloadPolicy(usesContentDisposition: true))
             let saved = try #require(try run.outcome.get().fileURL)
-            #expect(saved.deletingLastPathComponent().standardizedFileURL == out.url.standardizedFileURL)
+            #expect(saved.deletingLastPathComponent().standardizedFileURL == inner.standardizedFileURL)
             #expect(!saved.lastPathComponent.hasPrefix("."))
             #expect(saved.lastPathComponent.utf8.count <= 250)
             #expect(saved.lastPathComponent.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F })
@@ -271,8 +275,8 @@ import Testing
         }
 
         #expect(directoryListing(parent) == before)
-        #expect(try String(contentsOf: out.file("existing.txt"), encoding: .utf8) == "mine")
-        let names = Set(directoryListing(out.url))
+        #expect(try String(contentsOf: inner.appendingPathComponent("existing.txt"), encoding: .utf8) == "mine")
+        let names = Set(directoryListing(inner))
         #expect(names.isSuperset(of: ["escape.bin", "passwd", "hidden", "existing.txt", "existing.1.txt"]))
         #expect(names.contains { $0.hasPrefix("xxxx") && $0.hasSuffix(".bin") })
         #expect(names.allSatisfy { !$0.hasSuffix(".part") })
