@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import FerryKit
 
@@ -11,15 +12,22 @@ import Testing
         let session = SessionManager()
         defer { session.invalidate() }
         let log = CheckpointLog()
+        // The cancel is sent from the checkpoint callback itself, so a busy test machine cannot
+        // let the download finish before the test gets round to stopping it.
+        let stopper = Mutex<ResumableDownload?>(nil)
         let download = ResumableDownload(
             session: session, request: Request(url: url), destination: DownloadDestination(directory: directory, fileName: name),
             policy: DownloadPolicy(checkpointInterval: 0.1), retryPolicy: RetryPolicy(retryLimit: 0),
-            checkpoint: { log.record($0) }
+            checkpoint: { data in
+                log.record(data)
+                if data.durableOffset >= bytes { stopper.withLock { $0 }?.cancel() }
+            }
         )
+        stopper.withLock { $0 = download }
         let running = Task { await download.run() }
-        let reached = await log.first { $0.durableOffset >= bytes }
-        download.cancel()
         let outcome = await running.value
+        stopper.withLock { $0 = nil }
+        let reached = log.all.first { $0.durableOffset >= bytes }
         try #require(reached != nil, "no checkpoint reached \(bytes) bytes")
         guard case .failure(.cancelled) = outcome else {
             Issue.record("expected a cancelled download, got \(outcome)")
