@@ -41,6 +41,10 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     private var errorBody = Data()
     private var alreadyComplete = false
     private var lastCheckpoint: Double = 0
+    /// The length last reported durable.
+    private var durableLength: Int64 = -1
+    /// A checkpoint error raised between bytes, reported with the next bytes or at completion.
+    private var tickError: FerryError?
 
     /// Makes a delegate for one attempt. `checkpoint` receives each durable ``ResumeData``
     /// (on the engine thread, after the data was synchronized).
@@ -103,20 +107,27 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             }
             return
         }
+        if let tickError { throw tickError }
         try file.write(bytes)
         hasher?.update(bytes)
-        if let interval = policy.effectiveCheckpointInterval {
-            let now = clock.now()
-            if now - lastCheckpoint >= interval {
-                try checkpointNow()
-                lastCheckpoint = now
-            }
+        try checkpointIfDue()
+    }
+
+    /// Checkpoints when the interval passed while no bytes arrived (a bursty or stalled server);
+    /// an error is raised with the next bytes or at completion.
+    public func taskDidTick(_ task: TransferTask) {
+        guard tickError == nil, !alreadyComplete else { return }
+        do throws(FerryError) {
+            try checkpointIfDue()
+        } catch {
+            tickError = error
         }
     }
 
     public func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
         do throws(FerryError) {
             let response = try result.get()
+            if let tickError { throw tickError }
             if !alreadyComplete {
                 guard response.isSuccess, current != nil else {
                     throw .validation(.unacceptableStatus(response.statusCode, reason: response.reasonPhrase, url: URLMasking.mask(response.url), body: errorBody))
@@ -166,6 +177,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             accepted.finalURL = response.url
             accepted.totalLength = total
             current = accepted
+            durableLength = offset
             lastCheckpoint = clock.now()
             if let expected = policy.expectedChecksum, let file {
                 var prefixHasher = ChecksumHasher(algorithm: expected.algorithm)
@@ -203,10 +215,20 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         let fresh = ResumeData(response: response, totalLength: response.statusCode == 200 ? contentLength : nil, durableOffset: 0)
         // The journal forgets the old bytes before they are destroyed.
         checkpoint(fresh)
+        durableLength = 0
         file = try PartialFile.create(at: destination.partialFileURL)
         current = fresh
         lastCheckpoint = clock.now()
         hasher = policy.expectedChecksum.map { ChecksumHasher(algorithm: $0.algorithm) }
+    }
+
+    /// Checkpoints when periodic checkpoints are on, the interval passed and new bytes were written.
+    private func checkpointIfDue() throws(FerryError) {
+        guard let interval = policy.effectiveCheckpointInterval, let file, current != nil, file.length > durableLength else { return }
+        let now = clock.now()
+        guard now - lastCheckpoint >= interval else { return }
+        try checkpointNow()
+        lastCheckpoint = now
     }
 
     /// Synchronizes the `.part` and reports its length as durable.
@@ -214,6 +236,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         guard let file, var data = current else { return }
         try file.synchronize()
         data.durableOffset = file.length
+        durableLength = file.length
         checkpoint(data)
     }
 

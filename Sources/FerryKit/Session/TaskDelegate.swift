@@ -17,6 +17,9 @@ public protocol TaskDelegate: AnyObject, Sendable {
     var expectedReceivedBytes: Int64? { get }
     /// Called once when the transfer ends; turns the transport's outcome into the task's outcome.
     func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError>
+    /// Called often while the transfer runs, and about once a second when no bytes arrive
+    /// (libcurl's progress callback), for work due by time, like a checkpoint. Does nothing by default.
+    func taskDidTick(_ task: TransferTask)
 }
 
 extension TaskDelegate {
@@ -25,4 +28,6 @@ extension TaskDelegate {
     public func makeBodyStream(for task: TransferTask) throws(FerryError) -> (any BodyStream)? {
         try task.request.body?.makeStream()
     }
+
+    public func taskDidTick(_ task: TransferTask) {}
 }

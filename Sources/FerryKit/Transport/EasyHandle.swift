@@ -217,6 +217,7 @@ final class EasyHandle {
 
     fileprivate func progress(uploaded: Int) {
         bytesSent = Int64(uploaded)
+        delegate.taskDidTick(task)
         if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: configuration.clock.now()) {
             task.publish(progress: snapshot)
         }

@@ -197,6 +197,28 @@ import Testing
         #expect(try fault.requests(prefix: "/bytes").last?.header("Range") == "bytes=200000-")
     }
 
+    @Test func bytesAreCheckpointedWhileTheServerSendsNothing() async throws {
+        defer { fault.stop(); out.remove() }
+        // Given a server that sends 100 000 bytes at once, then nothing for 30 s.
+        let session = SessionManager()
+        defer { session.invalidate() }
+        let log = CheckpointLog()
+        let download = ResumableDownload(
+            session: session, request: Request(url: fault.url("/bytes/400000", query: ["stall_after": "100000", "stall_for": "30"])),
+            destination: DownloadDestination(directory: out.url, fileName: "f.bin"), policy: DownloadPolicy(checkpointInterval: 0.1),
+            retryPolicy: RetryPolicy(retryLimit: 0), checkpoint: { log.record($0) }
+        )
+        let running = Task { await download.run() }
+
+        // When no more bytes arrive, then a checkpoint still makes them durable (before any cancel).
+        let durable = await log.first(timeout: 10) { $0.durableOffset == 100_000 }
+        download.cancel()
+        _ = await running.value
+
+        #expect(durable != nil)
+        #expect(try Data(contentsOf: out.file("f.bin.part")) == Pattern.bytes(count: 100_000))
+    }
+
     // Catalogue 8: redirect loops stop at the hop cap and are not retried.
     @Test func redirectLoopStopsAtTheCap() async throws {
         defer { fault.stop(); out.remove() }

@@ -6,8 +6,12 @@ import Testing
 
 /// Resumable downloads against nginx: real Range, If-Range and ETag (fault catalogue 1 and 10).
 @Suite(.serialized) struct ResumableDownloadNginxTests {
-    /// Starts a download from a rate-limited nginx, stops it after at least `bytes` are durable,
-    /// and returns what it would resume from.
+    /// nginx's `/slow/` location: rate-limited to 1 MiB/s in 64 KiB pieces for requests that
+    /// carry `X-Slow` (the interrupted first attempt), at full speed for the others.
+    static let slowLocation = "location /slow/ { sendfile_max_chunk 64k; if ($http_x_slow) { set $limit_rate 1m; } }"
+
+    /// Starts a slow download from nginx, stops it after at least `bytes` are durable, and
+    /// returns what it would resume from.
     private func interruptedDownload(_ url: URL, into directory: URL, name: String, after bytes: Int64) async throws -> ResumeData {
         let session = SessionManager()
         defer { session.invalidate() }
@@ -16,7 +20,7 @@ import Testing
         // let the download finish before the test gets round to stopping it.
         let stopper = Mutex<ResumableDownload?>(nil)
         let download = ResumableDownload(
-            session: session, request: Request(url: url), destination: DownloadDestination(directory: directory, fileName: name),
+            session: session, request: Request(url: url, headers: ["X-Slow": "1"]), destination: DownloadDestination(directory: directory, fileName: name),
             policy: DownloadPolicy(checkpointInterval: 0.1), retryPolicy: RetryPolicy(retryLimit: 0),
             checkpoint: { data in
                 log.record(data)
@@ -49,12 +53,12 @@ import Testing
         try FileManager.default.createDirectory(at: www.file("slow"), withIntermediateDirectories: true)
         let served = www.file("slow/f.bin")
         try Pattern.writeFile(at: served, count: size, seed: 1)
-        let nginx = try NginxServer.start(root: www.url, extraConfig: "location /slow/ { limit_rate 4m; }")
+        let nginx = try NginxServer.start(root: www.url, extraConfig: Self.slowLocation)
         defer { nginx.stop() }
         let url = nginx.url("/slow/f.bin")
 
         // Given an interrupted download with durable bytes of the old version.
-        let resume = try await interruptedDownload(url, into: out.url, name: "f.bin", after: 1 << 20)
+        let resume = try await interruptedDownload(url, into: out.url, name: "f.bin", after: 512 << 10)
         #expect(resume.etag != nil)
         #expect(try Data(contentsOf: out.file("f.bin.part")).count == Int(resume.durableOffset))
 
@@ -82,10 +86,10 @@ import Testing
         let size = 6 << 20
         try FileManager.default.createDirectory(at: www.file("slow"), withIntermediateDirectories: true)
         try Pattern.writeFile(at: www.file("slow/f.bin"), count: size, seed: 3)
-        let nginx = try NginxServer.start(root: www.url, extraConfig: "location /slow/ { limit_rate 4m; }")
+        let nginx = try NginxServer.start(root: www.url, extraConfig: Self.slowLocation)
         defer { nginx.stop() }
         let url = nginx.url("/slow/f.bin")
-        var resume = try await interruptedDownload(url, into: out.url, name: "f.bin", after: 1 << 20)
+        var resume = try await interruptedDownload(url, into: out.url, name: "f.bin", after: 512 << 10)
         if !useETag { resume.etag = nil }
         #expect(resume.ifRange != nil)
 

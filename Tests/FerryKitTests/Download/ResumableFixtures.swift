@@ -81,5 +81,5 @@ struct DownloadRun {
     }
 }
 
-/// The fault server's strong ETag for `/bytes/<n>?seed=<seed>`.
+/// `faultETag(_:seed:)` is the fault server's strong ETag for `/bytes/<n>?seed=<seed>`.
 func faultETag(_ n: Int, seed: Int = 0) -> String { "\"\(n)-\(seed)\"" }
