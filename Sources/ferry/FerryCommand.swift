@@ -16,7 +16,8 @@ struct FerryCommand: AsyncParsableCommand {
         130 interrupted.
         """,
         version: FerryVersion.string,
-        subcommands: [GetCommand.self, PutCommand.self]
+        subcommands: [GetCommand.self, PutCommand.self, AddCommand.self, ListCommand.self, ResumeCommand.self,
+                      PauseCommand.self, RetryCommand.self, RemoveCommand.self]
     )
 
     func run() async throws {
