@@ -46,7 +46,8 @@ extension Scheduler {
     }
 
     /// `destination(for:url:)` is where a download goes: its directory (or the default), its
-    /// requested name (or the URL's), numbered when a running download already writes there.
+    /// requested name (or the first mirror's, so every mirror writes the same file),
+    /// numbered when a running download already writes there.
     func destination(for record: TaskRecord, url: TransferURL) throws(FerryError) -> DownloadDestination {
         let directory = URL(fileURLWithPath: record.spec.destinationDirectory ?? configuration.defaultDirectory,
                             isDirectory: true)
@@ -54,7 +55,7 @@ extension Scheduler {
         if let requestedName = record.spec.requestedName {
             wanted = requestedName
         } else {
-            wanted = SafeFileName.fromURL(try Request.validatedURL(url.string))
+            wanted = SafeFileName.fromURL(try Request.validatedURL((record.spec.urls.first ?? url).string))
         }
         var destination = DownloadDestination(directory: directory, fileName: wanted, overwrite: record.spec.overwrite)
         var counter = 0

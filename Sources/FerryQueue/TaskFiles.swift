@@ -15,10 +15,8 @@ public enum TaskFiles {
         let directory = URL(fileURLWithPath: record.spec.destinationDirectory ?? defaultDirectory, isDirectory: true)
         do {
             var names = record.spec.requestedName.map { [$0] } ?? []
-            if names.isEmpty {
-                for url in record.spec.urls {
-                    if let parsed = try? Request.validatedURL(url.string) { names.append(SafeFileName.fromURL(parsed)) }
-                }
+            if names.isEmpty, let first = record.spec.urls.first, let parsed = try? Request.validatedURL(first.string) {
+                names.append(SafeFileName.fromURL(parsed))
             }
             for name in Set(names) {
                 paths.append(directory.appendingPathComponent(name + ".part").path)
