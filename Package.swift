@@ -29,6 +29,7 @@ let package = Package(
             name: "FerryQueue",
             dependencies: [
                 "FerryKit", "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -52,7 +53,7 @@ let package = Package(
         ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTestSupport"]),
-        .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue"]),
+        .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue", "FerryTestSupport"]),
         .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,7 +15,8 @@ struct FerryCommand: AsyncParsableCommand {
         130 interrupted.
         """,
         version: FerryVersion.string,
-        subcommands: [GetCommand.self, PutCommand.self, TerminalCommand.self],
+        subcommands: [GetCommand.self, PutCommand.self, AddCommand.self, ListCommand.self, ResumeCommand.self,
+                      PauseCommand.self, RetryCommand.self, RemoveCommand.self, TerminalCommand.self],
         defaultSubcommand: TerminalCommand.self
     )
 }

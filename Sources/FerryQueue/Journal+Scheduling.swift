@@ -1,0 +1,184 @@
+import GRDB
+
+extension Journal {
+    /// `markRunning(_:)` moves the given `queued` tasks to `running` in one transaction and
+    /// returns those that moved, in the given order.
+    ///
+    /// A task that is no longer `queued` (paused or removed by another process since it was
+    /// read) is left alone and not returned. One scheduling round costs one commit.
+    public func markRunning(_ ids: [TaskID]) throws(QueueError) -> [TaskID] {
+        guard !ids.isEmpty else { return [] }
+        let time = timestamp()
+        return try write { db in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE task SET state = 'running', started_at = ?, updated_at = ?
+                WHERE id = ? AND state = 'queued'
+                """)
+            var moved: [TaskID] = []
+            for id in ids {
+                try statement.execute(arguments: [time, time, id.rawValue])
+                if db.changesCount == 1 { moved.append(id) }
+            }
+            if !moved.isEmpty {
+                try JournalMeta.bumpRevision(db)
+            }
+            return moved
+        }
+    }
+
+    /// `recordOutcome(_:state:finalPath:error:)` stores the end of one transfer attempt in one
+    /// transaction: one more attempt, its (masked) error or `nil`, the final path when given,
+    /// and the move to `state` when the state table allows it.
+    ///
+    /// Returns the task's state afterwards: `state`, or the state it already had when the move
+    /// was not allowed (another process paused it meanwhile), or `nil` when the task was removed.
+    @discardableResult
+    public func recordOutcome(_ id: TaskID, state: TaskState, finalPath: String?, error message: String?) throws(QueueError) -> TaskState? {
+        let time = timestamp()
+        return try write { db in
+            guard let current = try String.fetchOne(
+                db, sql: "SELECT state FROM task WHERE id = ?", arguments: [id.rawValue]
+            ).flatMap(TaskState.init(rawValue:)) else {
+                return nil
+            }
+            let next = current.canTransition(to: state) ? state : current
+            let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
+                ? ", finished_at = :time" : ""
+            try db.execute(sql: """
+                UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
+                    final_path = COALESCE(:path, final_path), updated_at = :time\(stamp)
+                WHERE id = :id
+                """, arguments: ["state": next.rawValue, "error": message, "path": finalPath,
+                                 "time": time, "id": id.rawValue])
+            try JournalMeta.bumpRevision(db)
+            return next
+        }
+    }
+
+    /// `states(of:)` reads the current state of each given task with one query; removed
+    /// tasks are absent from the result.
+    public func states(of ids: some Collection<TaskID>) throws(QueueError) -> [TaskID: TaskState] {
+        guard !ids.isEmpty else { return [:] }
+        let values = ids.map(\.rawValue)
+        return try read { db in
+            var result: [TaskID: TaskState] = [:]
+            var start = 0
+            while start < values.count {
+                let chunk = Array(values[start..<min(start + TaskLoader.chunkSize, values.count)])
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                for row in try Row.fetchAll(db, sql: "SELECT id, state FROM task WHERE id IN (\(marks))",
+                                            arguments: StatementArguments(chunk)) {
+                    if let state = TaskState(rawValue: row["state"]) {
+                        result[TaskID(row["id"] as Int64)] = state
+                    }
+                }
+                start += TaskLoader.chunkSize
+            }
+            return result
+        }
+    }
+
+    /// `updateStates(_:to:)` moves each given task to `state` where the state table allows it,
+    /// in one transaction, and returns the tasks that moved; the others are left as they were.
+    @discardableResult
+    public func updateStates(_ ids: [TaskID], to state: TaskState) throws(QueueError) -> [TaskID] {
+        guard !ids.isEmpty else { return [] }
+        let allowedFrom = TaskState.allCases.filter { $0.canTransition(to: state) }
+        guard !allowedFrom.isEmpty else { return [] }
+        let time = timestamp()
+        let from = allowedFrom.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        let stamp = Journal.stamp(for: state, time: time)
+        return try write { db in
+            let statement = try db.cachedStatement(sql: """
+                UPDATE task SET state = ?, updated_at = ?\(stamp) WHERE id = ? AND state IN (\(from))
+                """)
+            var moved: [TaskID] = []
+            for id in ids {
+                try statement.execute(arguments: [state.rawValue, time, id.rawValue])
+                if db.changesCount == 1 { moved.append(id) }
+            }
+            if !moved.isEmpty {
+                try JournalMeta.bumpRevision(db)
+            }
+            return moved
+        }
+    }
+
+    /// `updateAll(in:to:)` moves every task whose state is in `states` and may move to `state`
+    /// there, with one statement, and returns how many moved (`ferry pause --all`).
+    @discardableResult
+    public func updateAll(in states: Set<TaskState>, to state: TaskState) throws(QueueError) -> Int {
+        let from = states.filter { $0.canTransition(to: state) }
+        guard !from.isEmpty else { return 0 }
+        let time = timestamp()
+        let (filter, arguments) = Journal.stateFilter(from)
+        let stamp = Journal.stamp(for: state, time: time)
+        return try write { db in
+            try db.execute(sql: "UPDATE task SET state = ?, updated_at = ?\(stamp) \(filter)",
+                           arguments: [state.rawValue, time] + arguments)
+            let count = db.changesCount
+            if count > 0 {
+                try JournalMeta.bumpRevision(db)
+            }
+            return count
+        }
+    }
+
+    /// `removeAll()` deletes every task and returns how many there were.
+    @discardableResult
+    public func removeAll() throws(QueueError) -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM task")
+            let count = db.changesCount
+            if count > 0 {
+                try JournalMeta.bumpRevision(db)
+            }
+            return count
+        }
+    }
+
+    /// `forEachTask(in:pageSize:_:)` calls `body` with every task in queue order, reading
+    /// `pageSize` tasks at a time, so memory stays flat for any queue length.
+    ///
+    /// Pages are found by the last (priority, position) seen, not by an offset, so the
+    /// millionth task costs the same as the first. Tasks changed meanwhile may be seen in
+    /// their old or new place. `states` is `nil` by default (every state).
+    public func forEachTask(
+        in states: Set<TaskState>? = nil,
+        pageSize: Int = 500,
+        _ body: (TaskRecord) throws -> Void
+    ) throws {
+        let (filter, filterArguments) = Journal.stateFilter(states)
+        let size = max(1, pageSize)
+        var last: (priority: Int, position: Int64)?
+        while true {
+            var clause = filter
+            var arguments = filterArguments
+            if let last {
+                clause += (clause.isEmpty ? "WHERE " : " AND ")
+                    + "(priority < ? OR (priority = ? AND position > ?))"
+                arguments += [last.priority, last.priority, last.position]
+            }
+            let page = try read { db in
+                try TaskLoader.load(db, sql: """
+                    SELECT * FROM task \(clause) ORDER BY priority DESC, position LIMIT ?
+                    """, arguments: arguments + [size])
+            }
+            for record in page {
+                try body(record)
+            }
+            guard page.count == size, let tail = page.last else { return }
+            last = (tail.priority, tail.position)
+        }
+    }
+
+    /// `stamp(for:time:)` is the timestamp assignment a move to `state` adds (an integer
+    /// literal, never user input).
+    private static func stamp(for state: TaskState, time: Int64) -> String {
+        switch state {
+        case .running: return ", started_at = \(time)"
+        case .done, .failed, .cancelled: return ", finished_at = \(time)"
+        case .queued, .paused: return ""
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import FerryKit
+
+/// `RunningTask` is what a `Scheduler` keeps about one task with a transfer in flight.
+struct RunningTask {
+    /// `record` is the task's row as read when it started.
+    let record: TaskRecord
+    /// `hostKey` is the `host:port` the transfer counts against.
+    let hostKey: String
+    /// `lane` is the session the transfer runs on.
+    let lane: SessionLane
+    /// `transfer` is the attempt in flight.
+    let transfer: TransferTask
+    /// `partPath` is the download's `.part` file; `nil` for uploads.
+    let partPath: String?
+    /// `intent` says why the scheduler cancelled the transfer; `nil` while it runs normally.
+    var intent: StopIntent?
+}
+
+/// `StopIntent` is why the `Scheduler` cancelled a transfer, and so what its task becomes.
+enum StopIntent: Equatable {
+    /// `pause` leaves the task `paused`.
+    case pause
+    /// `requeue` puts the task back to `queued` (the scheduler is stopping).
+    case requeue
+    /// `cancel` leaves the task `cancelled`.
+    case cancel
+    /// `removed` means the row is gone; nothing is recorded.
+    case removed
+}
+
+/// `Decision` is what an ended attempt means for its task.
+struct Decision {
+    /// `state` is the task's next state.
+    var state: TaskState
+    /// `finalPath` is the finished file; `nil` if none.
+    var finalPath: String?
+    /// `message` is the masked error; `nil` on success or a deliberate stop.
+    var message: String?
+    /// `retryDelay` is the seconds to wait before the next attempt; `nil` to run when a slot frees.
+    var retryDelay: Double?
+    /// `exitStatus` is the design's exit status of the failure; `0` for none.
+    var exitStatus: Int32 = 0
+
+    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, exitStatus: Int32 = 0) {
+        self.state = state
+        self.finalPath = finalPath
+        self.message = message
+        self.retryDelay = retryDelay
+        self.exitStatus = exitStatus
+    }
+}

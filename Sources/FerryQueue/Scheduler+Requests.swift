@@ -1,0 +1,87 @@
+import FerryKit
+import Foundation
+import Glibc
+
+extension Scheduler {
+    /// `hostKey(_:)` is the `host:port` a URL's transfer counts against for the per-host limit.
+    static func hostKey(_ url: TransferURL) -> String {
+        guard let components = URLComponents(string: url.string), let host = components.host else {
+            return url.string
+        }
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host.lowercased()):\(port)"
+    }
+
+    /// `headers(_:)` converts a task's header fields (validated when added) for a `Request`.
+    static func headers(_ fields: [HeaderField]) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        for field in fields {
+            headers.add(name: field.name, value: field.value)
+        }
+        return headers
+    }
+
+    /// `uploadRequest(url:upload:headers:)` builds an upload's request: the raw body file, or
+    /// a multipart form of its fields and files. Files are read again now, at the start of
+    /// the attempt: a file that is gone fails the task.
+    static func uploadRequest(url: TransferURL, upload: UploadSpec, headers: [HeaderField]) throws(FerryError) -> Request {
+        let base = Request(url: try Request.validatedURL(url.string), method: HTTPMethod(rawValue: upload.method),
+                           headers: Scheduler.headers(headers))
+        if let bodyFile = upload.bodyFile {
+            var request = base
+            request.body = .file(URL(fileURLWithPath: bodyFile))
+            return request
+        }
+        var form = MultipartFormData()
+        for field in upload.fields {
+            try form.appendPart(value: field.value, name: field.name)
+        }
+        for file in upload.files {
+            let fileURL = URL(fileURLWithPath: file.path)
+            let fileName = file.filename ?? fileURL.lastPathComponent
+            try form.appendPart(fileURL: fileURL, name: file.fieldName, fileName: fileName,
+                                mimeType: file.mimeType ?? MIMETypes.type(forFileName: fileName))
+        }
+        return form.applied(to: base)
+    }
+
+    /// `destination(for:url:)` is where a download goes: its directory (or the default), its
+    /// requested name (or the first mirror's, so every mirror writes the same file),
+    /// numbered when a running download already writes there.
+    func destination(for record: TaskRecord, url: TransferURL) throws(FerryError) -> DownloadDestination {
+        let directory = URL(fileURLWithPath: record.spec.destinationDirectory ?? configuration.defaultDirectory,
+                            isDirectory: true)
+        let wanted: String
+        if let requestedName = record.spec.requestedName {
+            wanted = requestedName
+        } else {
+            wanted = SafeFileName.fromURL(try Request.validatedURL((record.spec.urls.first ?? url).string))
+        }
+        var destination = DownloadDestination(directory: directory, fileName: wanted, overwrite: record.spec.overwrite)
+        var counter = 0
+        while destinationsInUse.contains(destination.partialFileURL.path), counter < 10_000 {
+            counter += 1
+            destination.fileName = SafeFileName.numbered(wanted, counter)
+        }
+        return destination
+    }
+
+    /// `isDiskFull(_:)` is true for a write that failed for lack of room: `ENOSPC`, `EDQUOT`,
+    /// or `EFBIG` (the file-size limit).
+    static func isDiskFull(_ error: FerryError) -> Bool {
+        switch error {
+        case .file(.diskFull): return true
+        case .file(.io(_, let code, _)): return code == EFBIG || code == ENOSPC || code == EDQUOT
+        default: return false
+        }
+    }
+
+    /// `isRemote(_:)` is true for failures that another mirror might not have: the server's
+    /// reply or the network, not the local disk or the user.
+    static func isRemote(_ error: FerryError) -> Bool {
+        switch error {
+        case .transport, .validation, .integrity(.truncated): return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,541 @@
+import FerryKit
+import Foundation
+
+/// `Scheduler` runs the journal's queued tasks through FerryKit sessions: a global and a
+/// per-host concurrency limit, queue order (priority, then position), retries on timers,
+/// mirrors, and the pause, resume, retry and remove of tasks.
+///
+/// It is a thin coordinator: only the rows of running tasks are loaded; the rest of the
+/// queue stays in SQLite (`Journal.nextRunnable(limit:excluding:)` reads a few rows when a
+/// slot frees). While it runs it reads `Journal.revision()` once per `pollInterval` to act
+/// on changes made by other processes (`ferry add`, `ferry pause`, `ferry remove`).
+///
+/// The caller holds the state directory's `EngineLock`: `run(untilIdle:)` puts tasks left
+/// `running` by a crash back to `queued`. An actor: every method may be called from any task.
+public actor Scheduler {
+    /// `journal` is the queue this scheduler runs.
+    public let journal: Journal
+    /// `configuration` holds the limits and defaults.
+    public let configuration: SchedulerConfiguration
+    let delegateFactory: any DownloadDelegateFactory
+    let hub = SchedulerEventHub()
+    private let mainLane: SessionLane
+    /// `rateLanes` are sessions for tasks with a speed limit, by limit.
+    private var rateLanes: [Int64: SessionLane] = [:]
+
+    /// `running` holds every task with a transfer attempt in flight, and nothing else.
+    var running: [TaskID: RunningTask] = [:]
+    /// `retryTimers` are tasks waiting for a retry; they stay `queued` in the journal.
+    private var retryTimers: [TaskID: Task<Void, Never>] = [:]
+    /// `failedAttempts` counts the failed attempts of this run per task, for the retry limit.
+    private var failedAttempts: [TaskID: Int] = [:]
+    /// `mirrorIndex` is the URL each task with a failed mirror has moved on to.
+    private var mirrorIndex: [TaskID: Int] = [:]
+    /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
+    var destinationsInUse: Set<String> = []
+    private var phase = Phase.idle
+    private var lastRevision: Int64 = -1
+    private var poller: Task<Void, Never>?
+    private var runWaiter: CheckedContinuation<Void, Never>?
+    private var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    /// `summary` counts how attempts ended since the scheduler was made.
+    public private(set) var summary = SchedulerSummary()
+    /// `lastJournalError` is the last journal failure met while scheduling; `nil` if none.
+    public private(set) var lastJournalError: QueueError?
+
+    private enum Phase: Equatable {
+        case idle
+        case running(untilIdle: Bool)
+        case stopping
+    }
+
+    /// `init(journal:configuration:session:delegateFactory:)` makes a scheduler that runs
+    /// transfers on `session` (a new `SessionManager` by default; tasks with a speed limit get
+    /// sessions of their own made from its configuration) and makes download delegates with
+    /// `delegateFactory` (`RestartingDownloadDelegateFactory` by default).
+    public init(
+        journal: Journal,
+        configuration: SchedulerConfiguration,
+        session: SessionManager? = nil,
+        delegateFactory: any DownloadDelegateFactory = RestartingDownloadDelegateFactory()
+    ) {
+        self.journal = journal
+        self.configuration = configuration
+        self.delegateFactory = delegateFactory
+        mainLane = SessionLane(session: session ?? SessionManager(), ownsSession: session == nil, hub: hub)
+    }
+
+    deinit {
+        poller?.cancel()
+        mainLane.close()
+        for lane in rateLanes.values {
+            lane.close()
+        }
+        hub.finish()
+    }
+
+    /// `events()` returns a stream of every event published from now on.
+    public nonisolated func events() -> AsyncStream<SchedulerEvent> {
+        hub.subscribe()
+    }
+
+    // MARK: - Running
+
+    /// `run(untilIdle:)` runs the queue: with `untilIdle` it returns when nothing is running,
+    /// waiting for a retry or runnable any more (headless `ferry resume`); otherwise it runs
+    /// until `stop()` (the TUI). Calling it while it runs does nothing.
+    public func run(untilIdle: Bool) async {
+        guard phase == .idle else { return }
+        phase = .running(untilIdle: untilIdle)
+        do {
+            try journal.requeueInterrupted()
+            lastRevision = try journal.revision()
+        } catch {
+            lastJournalError = error
+        }
+        startPoller()
+        fill()
+        if !finishIfIdle() {
+            await withCheckedContinuation { runWaiter = $0 }
+        }
+        poller?.cancel()
+        poller = nil
+        phase = .idle
+    }
+
+    /// `stop()` cancels the running transfers, puts them back to `queued` (runnable next
+    /// time), drops pending retries, and returns when no transfer is left; `run(untilIdle:)`
+    /// then returns.
+    public func stop() async {
+        guard case .running = phase else { return }
+        phase = .stopping
+        for timer in retryTimers.values {
+            timer.cancel()
+        }
+        retryTimers.removeAll()
+        for id in Array(running.keys) {
+            interrupt(id, intent: .requeue)
+        }
+        if !finishIfIdle() {
+            await withCheckedContinuation { stopWaiters.append($0) }
+        }
+    }
+
+    /// `finishIfIdle()` ends `run(untilIdle:)` when there is nothing left to do, and returns
+    /// whether it did.
+    @discardableResult
+    private func finishIfIdle() -> Bool {
+        switch phase {
+        case .idle, .running(untilIdle: false):
+            return false
+        case .stopping:
+            guard running.isEmpty else { return false }
+        case .running(untilIdle: true):
+            guard running.isEmpty, retryTimers.isEmpty else { return false }
+            do {
+                guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
+            } catch {
+                lastJournalError = error
+            }
+        }
+        let waiter = runWaiter
+        runWaiter = nil
+        let stopping = stopWaiters
+        stopWaiters.removeAll()
+        phase = .idle
+        waiter?.resume()
+        for continuation in stopping {
+            continuation.resume()
+        }
+        return true
+    }
+
+    private func startPoller() {
+        let interval = configuration.pollInterval
+        poller = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let self else { return }
+                await self.poll()
+            }
+        }
+    }
+
+    /// `poll()` reads the journal's revision and, when it moved, reconciles running tasks
+    /// with their rows and fills free slots.
+    private func poll() {
+        guard case .running = phase else { return }
+        do {
+            let revision = try journal.revision()
+            guard revision != lastRevision else { return }
+            lastRevision = revision
+        } catch {
+            lastJournalError = error
+            return
+        }
+        reconcile()
+        hub.publish(.journalChanged)
+        fill()
+        finishIfIdle()
+    }
+
+    /// `journalDidChange()` tells the scheduler the journal was changed (by this process's
+    /// other code); it acts at once instead of at the next poll.
+    public func journalDidChange() {
+        lastRevision = -1
+        poll()
+    }
+
+    /// `reconcile()` stops transfers whose rows were paused, cancelled or removed, and drops
+    /// retries of such tasks.
+    private func reconcile() {
+        let watched = Array(running.keys) + Array(retryTimers.keys)
+        guard !watched.isEmpty else { return }
+        let states: [TaskID: TaskState]
+        do {
+            states = try journal.states(of: watched)
+        } catch {
+            lastJournalError = error
+            return
+        }
+        for id in Array(running.keys) where running[id]?.intent == nil {
+            switch states[id] {
+            case nil: interrupt(id, intent: .removed)
+            case .paused: interrupt(id, intent: .pause)
+            case .cancelled: interrupt(id, intent: .cancel)
+            default: break
+            }
+        }
+        for id in Array(retryTimers.keys) where states[id] != .queued {
+            retryTimers.removeValue(forKey: id)?.cancel()
+        }
+    }
+
+    // MARK: - Scheduling
+
+    /// `fill()` starts queued tasks while slots are free: one journal read for the
+    /// candidates and one commit for the round. Tasks whose host is at its limit are skipped
+    /// for this round; a few more pages are read to find others.
+    func fill() {
+        guard case .running = phase else { return }
+        var free = configuration.maximumConcurrent - running.count
+        guard free > 0 else { return }
+        var excluded = Set(running.keys).union(retryTimers.keys)
+        var perHost: [String: Int] = [:]
+        for task in running.values {
+            perHost[task.hostKey, default: 0] += 1
+        }
+        var chosen: [(TaskRecord, TransferURL, String)] = []
+        var page = 0
+        while free > 0, page < 8 {
+            let limit = page == 0 ? free : max(free * 4, 32)
+            page += 1
+            let candidates: [TaskRecord]
+            do {
+                candidates = try journal.nextRunnable(limit: limit, excluding: excluded)
+            } catch {
+                lastJournalError = error
+                break
+            }
+            for record in candidates {
+                excluded.insert(record.id)
+                guard free > 0 else { break }
+                let url = currentURL(of: record)
+                let host = Scheduler.hostKey(url)
+                guard perHost[host, default: 0] < configuration.maximumPerHost else { continue }
+                perHost[host, default: 0] += 1
+                free -= 1
+                chosen.append((record, url, host))
+            }
+            if candidates.count < limit { break }
+        }
+        guard !chosen.isEmpty else { return }
+        let moved: Set<TaskID>
+        do {
+            moved = Set(try journal.markRunning(chosen.map { $0.0.id }))
+        } catch {
+            lastJournalError = error
+            return
+        }
+        for (record, url, host) in chosen where moved.contains(record.id) {
+            start(record, url: url, hostKey: host)
+        }
+    }
+
+    /// `start(_:url:hostKey:)` makes and resumes the transfer of a task already marked
+    /// `running`; a task that cannot even be built (an upload's file is gone) ends at once.
+    private func start(_ record: TaskRecord, url: TransferURL, hostKey: String) {
+        let lane: SessionLane
+        let transfer: TransferTask
+        var partPath: String?
+        do throws(FerryError) {
+            if let upload = record.spec.upload {
+                lane = mainLane
+                let request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
+                transfer = lane.session.task(kind: .upload, request: request, delegate: DataTaskDelegate())
+            } else {
+                lane = self.lane(forRate: record.spec.options.maxDownloadLimit)
+                let destination = try destination(for: record, url: url)
+                partPath = destination.partialFileURL.path
+                let request = Request(url: try Request.validatedURL(url.string),
+                                      headers: Scheduler.headers(record.spec.headers))
+                let delegate = delegateFactory.makeDelegate(for: record, destination: destination)
+                transfer = lane.session.task(kind: .download, request: request, delegate: delegate)
+            }
+        } catch {
+            hub.publish(.started(record.id))
+            conclude(record.id, record: record, hostKey: hostKey, outcome: .failure(error), intent: nil, response: nil)
+            return
+        }
+        if let partPath { destinationsInUse.insert(partPath) }
+        running[record.id] = RunningTask(record: record, hostKey: hostKey, lane: lane,
+                                         transfer: transfer, partPath: partPath)
+        lane.register(transfer, as: record.id)
+        hub.publish(.started(record.id))
+        let id = record.id
+        let checksum = record.spec.upload == nil && !delegateFactory.verifiesChecksum ? record.spec.checksum : nil
+        transfer.resume()
+        Task { [weak self] in
+            var outcome = await transfer.outcome()
+            if let checksum, case .success(let result) = outcome, let file = result.fileURL {
+                outcome = checksum.verify(file: file).map { result }
+            }
+            await self?.transferEnded(id, transfer: transfer, outcome: outcome)
+        }
+    }
+
+    private func lane(forRate rate: Int64?) -> SessionLane {
+        guard let rate else { return mainLane }
+        if let lane = rateLanes[rate] { return lane }
+        var configuration = mainLane.session.configuration
+        configuration.maximumReceiveSpeed = rate
+        let lane = SessionLane(session: SessionManager(configuration: configuration), ownsSession: true, hub: hub)
+        rateLanes[rate] = lane
+        return lane
+    }
+
+    private func currentURL(of record: TaskRecord) -> TransferURL {
+        let index = mirrorIndex[record.id] ?? 0
+        return record.spec.urls[min(index, record.spec.urls.count - 1)]
+    }
+
+    // MARK: - Ending
+
+    private func transferEnded(_ id: TaskID, transfer: TransferTask, outcome: Result<TransferResult, FerryError>) {
+        guard let entry = running[id], entry.transfer === transfer else { return }
+        running.removeValue(forKey: id)
+        entry.lane.unregister(transfer)
+        if let partPath = entry.partPath { destinationsInUse.remove(partPath) }
+        conclude(id, record: entry.record, hostKey: entry.hostKey, outcome: outcome,
+                 intent: entry.intent, response: transfer.response)
+        fill()
+        finishIfIdle()
+    }
+
+    /// `conclude(...)` decides what an ended attempt means for its task, records it in the
+    /// journal with one commit, and publishes `ended`.
+    private func conclude(
+        _ id: TaskID, record: TaskRecord, hostKey: String,
+        outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?
+    ) {
+        let decision = decide(id, record: record, outcome: outcome, intent: intent, response: response)
+        guard intent != .removed else {
+            hub.publish(.ended(id, .cancelled, error: nil))
+            return
+        }
+        let state: TaskState?
+        do {
+            state = try journal.recordOutcome(id, state: decision.state, finalPath: decision.finalPath, error: decision.message)
+        } catch {
+            lastJournalError = error
+            state = decision.state
+        }
+        guard let state else {
+            hub.publish(.ended(id, .cancelled, error: nil))
+            return
+        }
+        switch state {
+        case .done: summary.completed += 1
+        case .failed:
+            summary.failed += 1
+            summary.note(failureStatus: decision.exitStatus)
+        case .paused where decision.exitStatus != 0:
+            summary.pausedByError += 1
+            summary.note(failureStatus: decision.exitStatus)
+        case .queued where intent == nil: summary.retried += 1
+        default: break
+        }
+        if state == .queued, let delay = decision.retryDelay {
+            scheduleRetry(id, after: delay)
+        }
+        hub.publish(.ended(id, state, error: decision.message))
+    }
+
+    private func scheduleRetry(_ id: TaskID, after delay: Double) {
+        retryTimers[id]?.cancel()
+        retryTimers[id] = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+            guard !Task.isCancelled else { return }
+            await self?.retryDue(id)
+        }
+    }
+
+    private func retryDue(_ id: TaskID) {
+        guard retryTimers.removeValue(forKey: id) != nil else { return }
+        fill()
+        finishIfIdle()
+    }
+
+    /// `decide(...)` turns an outcome into the task's next state, error message and retry.
+    private func decide(
+        _ id: TaskID, record: TaskRecord, outcome: Result<TransferResult, FerryError>,
+        intent: StopIntent?, response: HTTPResponse?
+    ) -> Decision {
+        if let intent {
+            switch intent {
+            case .pause: return Decision(state: .paused)
+            case .requeue: return Decision(state: .queued)
+            case .cancel, .removed: return Decision(state: .cancelled)
+            }
+        }
+        let error: FerryError
+        switch outcome {
+        case .success(let result):
+            if record.spec.upload != nil, !result.response.isSuccess {
+                error = .validation(.unacceptableStatus(
+                    result.response.statusCode, reason: result.response.reasonPhrase,
+                    url: URLMasking.mask(result.response.url), body: result.data))
+            } else {
+                failedAttempts.removeValue(forKey: id)
+                mirrorIndex.removeValue(forKey: id)
+                return Decision(state: .done, finalPath: result.fileURL?.path)
+            }
+        case .failure(let failure):
+            error = failure
+        }
+        let message = error.description
+        if Scheduler.isDiskFull(error) {
+            return Decision(state: .paused, message: "\(message); paused until there is room (ferry resume \(id))",
+                            exitStatus: 4)
+        }
+        if case .cancelled = error {
+            return Decision(state: .queued, message: nil)
+        }
+        let attempts = (failedAttempts[id] ?? 0) + 1
+        failedAttempts[id] = attempts
+        var policy = configuration.retryPolicy
+        if let retries = record.spec.options.retries {
+            policy.retryLimit = max(0, retries)
+        }
+        if policy.shouldRetry(error, afterAttempt: attempts) {
+            let retryAfter = response?.headers["Retry-After"].flatMap {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
+            return Decision(state: .queued, message: message,
+                            retryDelay: policy.delay(afterAttempt: attempts, retryAfter: retryAfter))
+        }
+        let index = mirrorIndex[id] ?? 0
+        if Scheduler.isRemote(error), index + 1 < record.spec.urls.count {
+            mirrorIndex[id] = index + 1
+            failedAttempts.removeValue(forKey: id)
+            return Decision(state: .queued, message: "\(message); trying the next mirror")
+        }
+        failedAttempts.removeValue(forKey: id)
+        mirrorIndex.removeValue(forKey: id)
+        return Decision(state: .failed, message: message, exitStatus: error.exitStatus)
+    }
+
+    // MARK: - Acting on tasks
+
+    /// `interrupt(_:intent:)` cancels a running transfer; `intent` says what its task becomes.
+    func interrupt(_ id: TaskID, intent: StopIntent) {
+        guard var entry = running[id] else { return }
+        if entry.intent == nil {
+            entry.intent = intent
+            running[id] = entry
+        }
+        entry.transfer.cancel()
+    }
+
+    /// `pause(_:)` pauses tasks (queued, running or waiting for a retry) and returns those
+    /// that were paused; a running transfer is stopped.
+    @discardableResult
+    public func pause(_ ids: [TaskID]) -> [TaskID] {
+        let moved = changeStates(ids, to: .paused)
+        for id in moved {
+            retryTimers.removeValue(forKey: id)?.cancel()
+            interrupt(id, intent: .pause)
+        }
+        return moved
+    }
+
+    /// `resume(_:)` queues paused or failed tasks again and returns those that were queued.
+    @discardableResult
+    public func resume(_ ids: [TaskID]) -> [TaskID] {
+        let moved = changeStates(ids, to: .queued)
+        for id in moved {
+            failedAttempts.removeValue(forKey: id)
+        }
+        fill()
+        return moved
+    }
+
+    /// `retry(_:)` queues failed tasks again from their first mirror, and starts tasks
+    /// waiting for a retry at once; returns the tasks concerned.
+    @discardableResult
+    public func retry(_ ids: [TaskID]) -> [TaskID] {
+        var moved = changeStates(ids, to: .queued)
+        for id in ids where retryTimers[id] != nil {
+            retryTimers.removeValue(forKey: id)?.cancel()
+            moved.append(id)
+        }
+        for id in moved {
+            failedAttempts.removeValue(forKey: id)
+            mirrorIndex.removeValue(forKey: id)
+        }
+        fill()
+        return moved
+    }
+
+    /// `remove(_:deleteFile:)` removes tasks from the journal, stopping their transfers, and
+    /// with `deleteFile` also deletes their finished or partial files; returns how many
+    /// tasks existed.
+    @discardableResult
+    public func remove(_ ids: [TaskID], deleteFile: Bool) -> Int {
+        var records: [TaskRecord] = []
+        if deleteFile {
+            for id in ids where running[id] == nil {
+                if let record = try? journal.task(id) { records.append(record) }
+            }
+        }
+        for id in ids {
+            retryTimers.removeValue(forKey: id)?.cancel()
+            interrupt(id, intent: .removed)
+        }
+        let removed: Int
+        do {
+            removed = try journal.remove(ids)
+        } catch {
+            lastJournalError = error
+            return 0
+        }
+        for record in records {
+            TaskFiles.delete(of: record, defaultDirectory: configuration.defaultDirectory)
+        }
+        hub.publish(.journalChanged)
+        fill()
+        finishIfIdle()
+        return removed
+    }
+
+    private func changeStates(_ ids: [TaskID], to state: TaskState) -> [TaskID] {
+        do {
+            let moved = try journal.updateStates(ids, to: state)
+            if !moved.isEmpty { hub.publish(.journalChanged) }
+            return moved
+        } catch {
+            lastJournalError = error
+            return []
+        }
+    }
+}

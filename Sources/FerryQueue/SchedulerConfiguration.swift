@@ -1,0 +1,37 @@
+import FerryKit
+
+/// `SchedulerConfiguration` holds the limits and defaults a `Scheduler` runs the queue with.
+public struct SchedulerConfiguration: Sendable {
+    /// `defaultMaximumConcurrent` is the global limit of transfers at once, `5`.
+    public static let defaultMaximumConcurrent = 5
+    /// `defaultMaximumPerHost` is the limit of transfers at once to one host and port, `4`.
+    public static let defaultMaximumPerHost = 4
+
+    /// `maximumConcurrent` caps the transfers running at once; `5` by default.
+    public var maximumConcurrent: Int
+    /// `maximumPerHost` caps the transfers running at once to one host and port; `4` by default.
+    public var maximumPerHost: Int
+    /// `retryPolicy` decides retries and their delays; a task's own `retries` replaces its
+    /// limit. FerryKit's `RetryPolicy()` by default.
+    public var retryPolicy: RetryPolicy
+    /// `defaultDirectory` is where a download without its own directory is saved.
+    public var defaultDirectory: String
+    /// `pollInterval` is how often the journal's revision is read to notice changes made by
+    /// other processes; `1` second by default.
+    public var pollInterval: Duration
+
+    /// `init(...)` makes a configuration; only `defaultDirectory` is required.
+    public init(
+        defaultDirectory: String,
+        maximumConcurrent: Int = defaultMaximumConcurrent,
+        maximumPerHost: Int = defaultMaximumPerHost,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        pollInterval: Duration = .seconds(1)
+    ) {
+        self.defaultDirectory = defaultDirectory
+        self.maximumConcurrent = max(1, maximumConcurrent)
+        self.maximumPerHost = max(1, maximumPerHost)
+        self.retryPolicy = retryPolicy
+        self.pollInterval = pollInterval
+    }
+}

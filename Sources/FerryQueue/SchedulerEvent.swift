@@ -1,0 +1,20 @@
+import FerryKit
+
+/// `SchedulerEvent` is what a `Scheduler` publishes about the queue it runs.
+///
+/// `started` and `ended` come in pairs for each transfer attempt, in the order they
+/// happened; `progress` is FerryKit's coalesced snapshot (at most ~10 per second per task).
+public enum SchedulerEvent: Sendable {
+    /// `started` means a transfer attempt of the task began (its journal row is `running`).
+    case started(TaskID)
+    /// `progress` is the latest progress snapshot of a running task.
+    case progress(TaskID, TransferProgress)
+    /// `ended` means the attempt ended and the task is now in the given state: `done`,
+    /// `failed`, `paused` (by the user, a stop, or a full disk), `cancelled`, or `queued`
+    /// (it will be retried, or another mirror tried). `error` is the masked message, `nil`
+    /// on success or when stopped on purpose.
+    case ended(TaskID, TaskState, error: String?)
+    /// `journalChanged` means rows changed (this scheduler's or another process's): views
+    /// of the queue should be read again.
+    case journalChanged
+}

@@ -1,0 +1,50 @@
+import FerryKit
+import Synchronization
+
+/// `SessionLane` is one `SessionManager` the `Scheduler` runs transfers on, with the map
+/// from its transfer ids to journal task ids, and a task that forwards its progress events.
+///
+/// Transfers with a per-task speed limit run in a lane of their own (the limit is a session
+/// setting). Thread-safe.
+final class SessionLane: Sendable {
+    /// `session` runs the transfers.
+    let session: SessionManager
+    /// `ownsSession` is true when the scheduler made the session and must invalidate it.
+    let ownsSession: Bool
+    private let taskIDs = Mutex<[Int: TaskID]>([:])
+    private let forwarder = Mutex<Task<Void, Never>?>(nil)
+
+    /// `init(session:ownsSession:hub:)` subscribes to the session's events at once, so no
+    /// progress of a transfer started afterwards is missed.
+    init(session: SessionManager, ownsSession: Bool, hub: SchedulerEventHub) {
+        self.session = session
+        self.ownsSession = ownsSession
+        let events = session.events()
+        let task = Task { [weak self] in
+            for await event in events {
+                guard case .progress(let transferID, let progress) = event,
+                      let id = self?.taskIDs.withLock({ $0[transferID] }) else { continue }
+                hub.publish(.progress(id, progress))
+            }
+        }
+        forwarder.withLock { $0 = task }
+    }
+
+    /// `register(_:as:)` maps a transfer to its task until `unregister(_:)`.
+    func register(_ transfer: TransferTask, as id: TaskID) {
+        taskIDs.withLock { $0[transfer.id] = id }
+    }
+
+    /// `unregister(_:)` forgets a transfer; its late progress events are dropped.
+    func unregister(_ transfer: TransferTask) {
+        _ = taskIDs.withLock { $0.removeValue(forKey: transfer.id) }
+    }
+
+    /// `close()` stops forwarding and invalidates the session when the lane owns it.
+    func close() {
+        forwarder.withLock { $0?.cancel() }
+        if ownsSession {
+            session.invalidate()
+        }
+    }
+}

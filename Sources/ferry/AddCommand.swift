@@ -1,0 +1,308 @@
+import ArgumentParser
+import FerryKit
+import FerryQueue
+import Foundation
+
+/// `AddCommand` is `ferry add`: put downloads or uploads in the saved queue without running them.
+struct AddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add downloads (or an upload) to the saved queue; `ferry resume` runs it.",
+        discussion: """
+        Each URL is one download, unless --mirrors makes them mirrors of one file (tried in \
+        order when one fails for good: 404, unknown host).
+        -i FILE reads aria2's input-file format (gzip accepted, '-' for stdin): one line of \
+        TAB-separated mirror URIs per file, then indented key=value options (out, dir, header, \
+        checksum, pause, max-download-limit). Options given here apply to every entry that \
+        does not set its own. A bad line is reported with its number and only its entry is \
+        skipped; the exit status is then 2 although the other entries were added.
+        --put URL queues one upload: -F fields (curl's syntax; files are read again when the \
+        upload starts) or -T FILE as the raw body.
+        A running engine (`ferry resume` or the terminal UI) picks new tasks up within a second.
+        """
+    )
+
+    @Argument(help: "The http or https URLs to add.")
+    var urls: [String] = []
+
+    @Option(name: [.short, .customLong("input-file")], help: "Read a batch file in aria2's format ('-' for stdin, gzip accepted).")
+    var inputFile: String?
+
+    @Option(name: [.short, .customLong("output")], help: "Save as NAME (one download only).")
+    var output: String?
+
+    @Option(name: [.short, .customLong("dir")], help: "Save into DIR (created now if missing). Default: $XDG_DOWNLOAD_DIR, else ~/Downloads if it exists, else the current directory.")
+    var dir: String?
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value' (repeatable).")
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Check the finished file against ALGO=HEX (sha-256, sha-512, sha-1, md5).", valueName: "ALGO=HEX"))
+    var checksum: String?
+
+    @Option(help: "Queue priority; higher runs first. Default 0.")
+    var priority: Int = 0
+
+    @Flag(help: "Add the tasks paused.")
+    var paused = false
+
+    @Option(help: "Retries after a transient failure. Default: 5.")
+    var retries: Int?
+
+    @Option(name: .customLong("limit-rate"), help: "Cap the download speed, e.g. 500K or 2M (bytes per second).")
+    var limitRate: String?
+
+    @Flag(help: "The URLs are mirrors of one file.")
+    var mirrors = false
+
+    @Flag(help: "Replace an existing file instead of saving as NAME.1.EXT.")
+    var overwrite = false
+
+    @Flag(help: "Queue an upload to the URL (with -F or -T) instead of a download.")
+    var put = false
+
+    @Option(name: [.customShort("F"), .customLong("form-field")], help: ArgumentHelp("With --put: a multipart field 'name=value' or 'name=@PATH[;type=MIME][;filename=NAME]' (repeatable).", valueName: "field"))
+    var formFields: [String] = []
+
+    @Option(name: [.customShort("T"), .customLong("upload-file")], help: "With --put: send PATH as the raw body.")
+    var uploadFile: String?
+
+    @Option(name: [.customShort("X"), .customLong("method")], help: "With --put: the method (default POST for -F, PUT for -T).")
+    var method: String?
+
+    @OptionGroup var state: StateOptions
+
+    func run() async throws {
+        if inputFile != nil && (!urls.isEmpty || put) {
+            Console.error("give URLs or -i FILE, not both")
+            throw ExitStatus.usage
+        }
+        if inputFile == nil && urls.isEmpty {
+            Console.error("nothing to add: give URLs or -i FILE")
+            throw ExitStatus.usage
+        }
+        if let retries, retries < 0 {
+            Console.error("--retries must be 0 or more")
+            throw ExitStatus.usage
+        }
+        if let inputFile {
+            try await addBatch(from: inputFile)
+            return
+        }
+        let tasks = try put ? [try uploadTask()] : downloadTasks()
+        let journal = try QueueAccess.openJournal(state)
+        defer { try? journal.close() }
+        let ids: [TaskID]
+        do {
+            ids = try journal.insert(tasks)
+        } catch {
+            throw QueueAccess.fail(error)
+        }
+        for (id, task) in zip(ids, tasks) {
+            Console.output("#\(id) \(task.startsPaused ? "paused" : "queued") \(task.spec.urls.map(\.masked).joined(separator: " "))")
+        }
+    }
+
+    // MARK: - Downloads
+
+    /// `downloadTasks()` checks every argument and makes the tasks; any error is a usage error
+    /// and nothing is added.
+    private func downloadTasks() throws -> [NewTask] {
+        var errors: [String] = []
+        var parsed: [TransferURL] = []
+        for text in urls {
+            do { parsed.append(try TransferURL(validating: text)) } catch { errors.append(error.description) }
+        }
+        let defaults = try batchDefaults(errors: &errors)
+        let taskCount = mirrors ? 1 : parsed.count
+        if output != nil && taskCount > 1 {
+            errors.append("-o/--output names one file: give one URL (or --mirrors), or use -d DIR")
+        }
+        if let output, SafeFileName.sanitize(output) != output || output.contains("/") {
+            errors.append("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")
+        }
+        guard errors.isEmpty, let defaults else {
+            for error in errors { Console.error(error) }
+            throw ExitStatus.usage
+        }
+        let groups = mirrors ? [parsed] : parsed.map { [$0] }
+        return groups.map { urls in
+            NewTask(spec: TaskSpec(
+                urls: urls, headers: defaults.headers, destinationDirectory: defaults.directory,
+                requestedName: output, overwrite: overwrite, checksum: defaults.checksum,
+                options: TaskOptions(maxDownloadLimit: defaults.maxDownloadLimit, retries: retries)),
+                priority: priority, startsPaused: paused)
+        }
+    }
+
+    /// `batchDefaults(errors:)` turns the download options into `BatchDefaults`, with the
+    /// download directory resolved, created and checked now (catalogue 13).
+    private func batchDefaults(errors: inout [String]) throws -> BatchDefaults? {
+        var fields: [HeaderField] = []
+        var digest: Checksum?
+        var rate: Int64?
+        do {
+            fields = try headers.map { line throws(QueueError) in try HeaderField(parsing: line) }
+            digest = try checksum.map { text throws(QueueError) in try Checksum(parsing: text) }
+            rate = try limitRate.flatMap { text throws(QueueError) in try TaskOptions.parseRate(text) }
+        } catch {
+            errors.append(error.description)
+            return nil
+        }
+        let directory: URL
+        do throws(FerryError) {
+            directory = try DownloadDirectory.prepare(dir, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus(code: error.exitStatus)
+        }
+        return BatchDefaults(directory: directory.path, headers: fields, checksum: digest, maxDownloadLimit: rate,
+                             startsPaused: paused, retries: retries, overwrite: overwrite, priority: priority)
+    }
+
+    // MARK: - Batch files
+
+    /// `addBatch(from:)` streams the batch file into the journal in chunks; bad lines are
+    /// reported and skipped (status 2 at the end).
+    private func addBatch(from path: String) async throws {
+        var errors: [String] = []
+        guard let defaults = try batchDefaults(errors: &errors) else {
+            for error in errors { Console.error(error) }
+            throw ExitStatus.usage
+        }
+        let journal = try QueueAccess.openJournal(state)
+        defer { try? journal.close() }
+        let reader: BatchInputReader
+        do {
+            reader = try BatchInputReader.open(path: path, standardInput: FileHandle.standardInput, defaults: defaults)
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus.usage
+        }
+        let shownPath = path == "-" ? "stdin" : path
+        var directories = DirectoryChecks()
+        var chunk: [NewTask] = []
+        var added = 0
+        var skipped = 0
+        func flush() throws {
+            guard !chunk.isEmpty else { return }
+            do {
+                added += try journal.insert(chunk).count
+            } catch {
+                throw QueueAccess.fail(error)
+            }
+            chunk.removeAll(keepingCapacity: true)
+        }
+        do {
+            while let item = try reader.next() {
+                switch item {
+                case .error(let error):
+                    skipped += 1
+                    Console.error("\(shownPath): \(error.description)")
+                case .entry(let entry):
+                    var task = entry.task
+                    if let problem = directories.prepare(&task.spec.destinationDirectory) {
+                        skipped += 1
+                        Console.error("\(shownPath): line \(entry.line): \(problem); the entry was skipped")
+                        continue
+                    }
+                    chunk.append(task)
+                    if chunk.count >= 5_000 { try flush() }
+                }
+            }
+        } catch let error as QueueError {
+            try flush()
+            Console.error("\(shownPath): \(error.description)")
+            throw ExitStatus.usage
+        }
+        try flush()
+        Console.error("added \(added) task\(added == 1 ? "" : "s") from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
+        if skipped > 0 { throw ExitStatus.usage }
+    }
+
+    // MARK: - Uploads
+
+    /// `uploadTask()` makes the upload task of `--put`: files are checked now and stored by
+    /// absolute path, and read again when the upload starts.
+    private func uploadTask() throws -> NewTask {
+        var errors: [String] = []
+        if urls.count != 1 { errors.append("--put takes exactly one URL") }
+        if formFields.isEmpty == (uploadFile == nil) { errors.append("--put needs -F fields or -T FILE (one of them)") }
+        if output != nil || mirrors || checksum != nil || limitRate != nil {
+            errors.append("-o, --mirrors, --checksum and --limit-rate are for downloads")
+        }
+        if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            errors.append("invalid method \"\(method)\"")
+        }
+        var url: TransferURL?
+        var fields: [HeaderField] = []
+        do {
+            url = try urls.first.map { text throws(QueueError) in try TransferURL(validating: text) }
+            fields = try headers.map { line throws(QueueError) in try HeaderField(parsing: line) }
+        } catch {
+            errors.append(error.description)
+        }
+        var upload = UploadSpec(method: method ?? (uploadFile == nil ? "POST" : "PUT"))
+        let cwd = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : URL(fileURLWithPath: cwd).appendingPathComponent(path).path
+        }
+        func checkReadable(_ path: String) {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
+                || !FileManager.default.isReadableFile(atPath: path) {
+                errors.append("no readable file at \(path)")
+            }
+        }
+        if let uploadFile {
+            upload.bodyFile = absolute(uploadFile)
+            checkReadable(absolute(uploadFile))
+        }
+        for argument in formFields {
+            do throws(FerryError) {
+                let spec = try FormFieldSpec.parse(argument)
+                switch spec.content {
+                case .text(let value):
+                    upload.fields.append(UploadSpec.Field(name: spec.name, value: value))
+                case .file(let path):
+                    checkReadable(absolute(path))
+                    upload.files.append(UploadSpec.File(fieldName: spec.name, path: absolute(path),
+                                                        filename: spec.fileName, mimeType: spec.mimeType))
+                case .fileContents:
+                    errors.append("-F 'name=<PATH' is not supported for queued uploads; use 'name=@PATH' or ferry put")
+                }
+            } catch {
+                errors.append(error.description)
+            }
+        }
+        guard errors.isEmpty, let url else {
+            for error in errors { Console.error(error) }
+            throw ExitStatus.usage
+        }
+        return NewTask(spec: TaskSpec(urls: [url], headers: fields, options: TaskOptions(retries: retries), upload: upload),
+                       priority: priority, startsPaused: paused)
+    }
+}
+
+/// `DirectoryChecks` resolves a batch entry's `dir=` against the current directory and
+/// checks it once per distinct directory (created if missing, writable).
+struct DirectoryChecks {
+    private var known: [String: String?] = [:]
+    private let cwd = FileManager.default.currentDirectoryPath
+
+    /// `prepare(_:)` makes `directory` absolute in place and returns a problem, or `nil`.
+    mutating func prepare(_ directory: inout String?) -> String? {
+        guard let given = directory else { return nil }
+        let absolute = given.hasPrefix("/") ? given : URL(fileURLWithPath: cwd).appendingPathComponent(given).path
+        directory = absolute
+        if let problem = known[absolute] { return problem }
+        var problem: String?
+        do throws(FerryError) {
+            directory = try DownloadDirectory.prepare(absolute, environment: [:]).path
+        } catch {
+            problem = error.description
+        }
+        known[absolute] = problem
+        return problem
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// `OutputBuffer` collects lines for stdout and writes them in 64 KiB blocks, so long
+/// listings cost few system calls.
+struct OutputBuffer {
+    private var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(80 * 1024)
+    }
+
+    /// `append(line:)` adds `line` and a newline, writing out when the buffer is full.
+    mutating func append(line: String) {
+        bytes.append(contentsOf: line.utf8)
+        bytes.append(0x0A)
+        if bytes.count >= 64 * 1024 { flush() }
+    }
+
+    /// `flush()` writes everything collected to stdout.
+    mutating func flush() {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
