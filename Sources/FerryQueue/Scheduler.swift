@@ -79,6 +79,12 @@ public actor Scheduler {
         hub.subscribe()
     }
 
+    /// `finishEvents()` ends every event stream once the events already published have been
+    /// delivered, so a follower that reads to the end misses none (call it after `run` returns).
+    public nonisolated func finishEvents() {
+        hub.finish()
+    }
+
     // MARK: - Running
 
     /// `run(untilIdle:)` runs the queue: with `untilIdle` it returns when nothing is running,

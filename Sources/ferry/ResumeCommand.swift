@@ -85,7 +85,8 @@ struct ResumeCommand: AsyncParsableCommand {
         }
         await scheduler.run(untilIdle: true)
         trap.cancel()
-        following.cancel()
+        scheduler.finishEvents()
+        await following.value
         let summary = await scheduler.summary
         let counts = (try? journal.countsByState()) ?? [:]
         printer.summary(summary, counts: counts)

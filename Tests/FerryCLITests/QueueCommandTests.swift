@@ -126,7 +126,7 @@ import Testing
             ftp://example.com/nope.bin
 
             \(base)/two.bin
-              dir=sub
+              dir=\(state.file("sub").path)
               checksum=sha-256=\(Pattern.sha256Hex(count: 50_000, seed: 2))
             \(base)/three.bin
               split=4
