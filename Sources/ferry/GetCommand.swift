@@ -151,7 +151,14 @@ struct GetCommand: AsyncParsableCommand {
         let runner = TransferRunner(session: session, concurrency: options.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
         let jobs = downloads
         let outcomes = await runner.run(count: jobs.count) { index in
-            let outcome = await jobs[index].download.run()
+            // A file committed just before an earlier run was killed is done, not fetched again.
+            let download = jobs[index].download
+            let outcome: Result<TransferResult, FerryError>
+            if let file = download.destination.recoverCommittedFile() {
+                outcome = .success(TransferResult(response: HTTPResponse(url: download.request.url, statusCode: 200), fileURL: file))
+            } else {
+                outcome = await download.run()
+            }
             journal.finish(jobs[index].entry.id, outcome: outcome)
             return outcome
         }
