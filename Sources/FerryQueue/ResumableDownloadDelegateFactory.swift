@@ -31,11 +31,13 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     /// `makeDelegate(for:destination:)` returns a `ResumableDownloadDelegate` resuming from
     /// `record.resume`.
     public func makeDelegate(for record: TaskRecord, destination: DownloadDestination) -> any TaskDelegate {
-        let policy = DownloadPolicy(
+        var policy = DownloadPolicy(
             checkpointInterval: checkpointInterval,
             expectedChecksum: record.spec.checksum.flatMap(Self.expected),
             usesContentDisposition: record.spec.useContentDisposition
         )
+        // The scheduler removes the .part once the journal says done.
+        policy.keepsPartialNameAfterCommit = true
         let journal = self.journal
         let id = record.id
         return ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: record.resume.resumeData) { data in

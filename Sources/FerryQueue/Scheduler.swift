@@ -338,6 +338,8 @@ public actor Scheduler {
         }
         conclude(id, record: entry.record, hostKey: entry.hostKey, outcome: outcome,
                  intent: entry.intent, response: transfer.response)
+        // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
+        if case .success = outcome, entry.intent == nil, let partPath = entry.partPath { unlink(partPath) }
         fill()
         finishIfIdle()
     }

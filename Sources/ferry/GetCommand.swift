@@ -100,6 +100,9 @@ struct GetCommand: AsyncParsableCommand {
             if let name = record.spec.requestedName { taken.insert(name) }
         }
         var policy = DownloadPolicy(expectedChecksum: checksum, usesContentDisposition: options.contentDisposition)
+        // The .part stays linked to the finished file until the journal says done (a kill in
+        // between is recognised by recoverCommittedFile instead of fetching a copy).
+        policy.keepsPartialNameAfterCommit = true
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
         var configuration = SessionConfiguration.default
         configuration.maximumReceiveSpeed = rate
@@ -160,6 +163,7 @@ struct GetCommand: AsyncParsableCommand {
                 outcome = await download.run()
             }
             journal.finish(jobs[index].entry.id, outcome: outcome)
+            if case .success = outcome { unlink(download.destination.partialFileURL.path) }
             return outcome
         }
         trap.cancel()
