@@ -52,16 +52,17 @@ public actor Scheduler {
     /// `init(journal:configuration:session:delegateFactory:)` makes a scheduler that runs
     /// transfers on `session` (a new `SessionManager` by default; tasks with a speed limit get
     /// sessions of their own made from its configuration) and makes download delegates with
-    /// `delegateFactory` (`RestartingDownloadDelegateFactory` by default).
+    /// `delegateFactory` (a `ResumableDownloadDelegateFactory` checkpointing into `journal`
+    /// by default).
     public init(
         journal: Journal,
         configuration: SchedulerConfiguration,
         session: SessionManager? = nil,
-        delegateFactory: any DownloadDelegateFactory = RestartingDownloadDelegateFactory()
+        delegateFactory: (any DownloadDelegateFactory)? = nil
     ) {
         self.journal = journal
         self.configuration = configuration
-        self.delegateFactory = delegateFactory
+        self.delegateFactory = delegateFactory ?? ResumableDownloadDelegateFactory(journal: journal)
         mainLane = SessionLane(session: session ?? SessionManager(), ownsSession: session == nil, hub: hub)
     }
 
@@ -282,6 +283,11 @@ public actor Scheduler {
             } else {
                 lane = self.lane(forRate: record.spec.options.maxDownloadLimit)
                 let destination = try destination(for: record, url: url)
+                if let committed = committedOutcome(of: record, destination: destination, url: url) {
+                    hub.publish(.started(record.id))
+                    conclude(record.id, record: record, hostKey: hostKey, outcome: committed, intent: nil, response: nil)
+                    return
+                }
                 partPath = destination.partialFileURL.path
                 let request = Request(url: try Request.validatedURL(url.string),
                                       headers: Scheduler.headers(record.spec.headers))
@@ -331,9 +337,15 @@ public actor Scheduler {
         guard let entry = running[id], entry.transfer === transfer else { return }
         running.removeValue(forKey: id)
         entry.lane.unregister(transfer)
-        if let partPath = entry.partPath { destinationsInUse.remove(partPath) }
+        if let partPath = entry.partPath {
+            destinationsInUse.remove(partPath)
+            // A cancelled or removed task will not resume: its partial file goes.
+            if entry.intent == .cancel || entry.intent == .removed { unlink(partPath) }
+        }
         conclude(id, record: entry.record, hostKey: entry.hostKey, outcome: outcome,
                  intent: entry.intent, response: transfer.response)
+        // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
+        if case .success = outcome, entry.intent == nil, let partPath = entry.partPath { unlink(partPath) }
         fill()
         finishIfIdle()
     }

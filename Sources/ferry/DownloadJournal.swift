@@ -44,7 +44,7 @@ final class DownloadJournal: Sendable {
         if let record = unfinished.first(where: { Self.matches($0, url: url, directory: directory, name: name) }) {
             if record.state == .paused || record.state == .failed { try journal.updateState(record.id, to: .queued) }
             try journal.updateState(record.id, to: .running)
-            return Entry(id: record.id, resume: Self.resumeData(record.resume))
+            return Entry(id: record.id, resume: record.resume.resumeData)
         }
         let spec = TaskSpec(
             urls: [try TransferURL(validating: url.absoluteString)],
@@ -61,7 +61,7 @@ final class DownloadJournal: Sendable {
 
     /// Stores a checkpoint (best effort: a journal that cannot be written must not stop the bytes).
     func checkpoint(_ id: TaskID, _ data: ResumeData) {
-        try? journal.recordCheckpoint(id, Self.resumeRecord(data))
+        try? journal.recordCheckpoint(id, ResumeRecord(data))
     }
 
     /// Records the end of a download: done with its final path, failed with its error, or
@@ -93,14 +93,5 @@ final class DownloadJournal: Sendable {
 
     static func matches(_ record: TaskRecord, url: URL, directory: URL, name: String) -> Bool {
         record.spec.urls.first?.string == url.absoluteString && record.spec.destinationDirectory == directory.path && record.spec.requestedName == name
-    }
-
-    static func resumeData(_ record: ResumeRecord) -> ResumeData? {
-        guard record.durableOffset > 0 else { return nil }
-        return ResumeData(finalURL: record.finalURL.flatMap { URL(string: $0.string) }, etag: record.etag, lastModified: record.lastModified, totalLength: record.totalLength, durableOffset: record.durableOffset)
-    }
-
-    static func resumeRecord(_ data: ResumeData) -> ResumeRecord {
-        ResumeRecord(finalURL: data.finalURL.flatMap { try? TransferURL(validating: $0.absoluteString) }, etag: data.etag, lastModified: data.lastModified, totalLength: data.totalLength, durableOffset: data.durableOffset)
     }
 }

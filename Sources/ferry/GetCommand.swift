@@ -100,6 +100,9 @@ struct GetCommand: AsyncParsableCommand {
             if let name = record.spec.requestedName { taken.insert(name) }
         }
         var policy = DownloadPolicy(expectedChecksum: checksum, usesContentDisposition: options.contentDisposition)
+        // The .part stays linked to the finished file until the journal says done (a kill in
+        // between is recognised by recoverCommittedFile instead of fetching a copy).
+        policy.keepsPartialNameAfterCommit = true
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
         var configuration = SessionConfiguration.default
         configuration.maximumReceiveSpeed = rate
@@ -151,8 +154,16 @@ struct GetCommand: AsyncParsableCommand {
         let runner = TransferRunner(session: session, concurrency: options.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
         let jobs = downloads
         let outcomes = await runner.run(count: jobs.count) { index in
-            let outcome = await jobs[index].download.run()
+            // A file committed just before an earlier run was killed is done, not fetched again.
+            let download = jobs[index].download
+            let outcome: Result<TransferResult, FerryError>
+            if let file = download.destination.recoverCommittedFile() {
+                outcome = .success(TransferResult(response: HTTPResponse(url: download.request.url, statusCode: 200), fileURL: file))
+            } else {
+                outcome = await download.run()
+            }
             journal.finish(jobs[index].entry.id, outcome: outcome)
+            if case .success = outcome { unlink(download.destination.partialFileURL.path) }
             return outcome
         }
         trap.cancel()

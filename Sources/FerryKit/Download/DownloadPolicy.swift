@@ -13,6 +13,9 @@ public struct DownloadPolicy: Sendable, Hashable {
     public var expectedChecksum: ExpectedChecksum?
     /// Whether the final name comes from the server's Content-Disposition (made safe); `false` by default.
     public var usesContentDisposition: Bool
+    /// Whether the `.part` stays linked to the finished file until the caller recorded the
+    /// completion and removes it (see `PartialFile.commit(to:keepingPartialName:)`); `false` by default.
+    public var keepsPartialNameAfterCommit = false
 
     public init(checkpointInterval: Double? = defaultCheckpointInterval, keepsPartialFile: Bool = true, expectedChecksum: ExpectedChecksum? = nil, usesContentDisposition: Bool = false) {
         self.checkpointInterval = checkpointInterval

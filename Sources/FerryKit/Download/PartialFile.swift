@@ -91,7 +91,11 @@ public final class PartialFile {
 
     /// Gives the file its final name and returns it: `destination.fileURL` when free (or when
     /// `overwrite` is set), else the first free `name.N.ext`. Never replaces a file otherwise.
-    public func commit(to destination: DownloadDestination) throws(FerryError) -> URL {
+    /// With `keepingPartialName` the `.part` stays linked to the final file (when hard links
+    /// exist) until the caller has recorded the completion and removes it, so a kill before
+    /// that record leaves a trace `DownloadDestination.recoverCommittedFile()` recognises;
+    /// `false` by default.
+    public func commit(to destination: DownloadDestination, keepingPartialName: Bool = false) throws(FerryError) -> URL {
         guard descriptor >= 0 else { throw .file(.io(path: url.path, errno: EBADF, operation: "commit")) }
         fchmod(descriptor, 0o666 & ~FileModeMask.current)
         close()
@@ -105,7 +109,7 @@ public final class PartialFile {
             let name = counter == 0 ? destination.fileName : SafeFileName.numbered(destination.fileName, counter)
             let candidate = destination.directory.appendingPathComponent(name, isDirectory: false)
             if link(url.path, candidate.path) == 0 {
-                unlink(url.path)
+                if !keepingPartialName { unlink(url.path) }
                 return candidate
             }
             let code = errno

@@ -148,7 +148,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             }
             try file.synchronize()
             let length = file.length
-            let finalURL = try file.commit(to: finalDestination(for: response))
+            let finalURL = try file.commit(to: finalDestination(for: response), keepingPartialName: policy.keepsPartialNameAfterCommit)
             self.file = nil
             return .success(TransferResult(response: response, fileURL: finalURL, bytesReceived: length, bytesSent: bytesSent))
         } catch {

@@ -1,0 +1,51 @@
+import Foundation
+
+extension DownloadDestination {
+    /// `recoverCommittedFile()` finishes a commit that a killed process left half done, and
+    /// returns the committed file; `nil` when there is nothing to recover.
+    ///
+    /// `PartialFile.commit(to:)` links the `.part` to its final name and only then unlinks
+    /// the `.part`. A process killed between the two leaves a `.part` with two links; its
+    /// other name is the finished, synchronized, checked file. Found by identity (`st_dev`
+    /// and `st_ino`, symlinks never followed): first among the names a commit tries
+    /// (`name`, `name.1.ext`, ...), then in the whole directory (a server-supplied name).
+    /// When found, the `.part` is removed, so the download is not fetched again as a copy.
+    /// A `.part` with one link is an unfinished download: `nil`, and it is left alone.
+    public func recoverCommittedFile() -> URL? {
+        let partPath = partialFileURL.path
+        var part = stat()
+        guard lstat(partPath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1 else { return nil }
+        for counter in 0...10_000 {
+            let name = counter == 0 ? fileName : SafeFileName.numbered(fileName, counter)
+            let candidate = directory.appendingPathComponent(name, isDirectory: false)
+            var status = stat()
+            guard lstat(candidate.path, &status) == 0 else { break }
+            if Self.isSameFile(status, part) { return Self.finish(removing: partPath, keeping: candidate) }
+        }
+        guard let stream = opendir(directory.path) else { return nil }
+        defer { closedir(stream) }
+        let partName = partialFileURL.lastPathComponent
+        while let entry = readdir(stream) {
+            guard entry.pointee.d_ino == part.st_ino else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name != partName, name != ".", name != ".." else { continue }
+            let candidate = directory.appendingPathComponent(name, isDirectory: false)
+            var status = stat()
+            if lstat(candidate.path, &status) == 0, Self.isSameFile(status, part) {
+                return Self.finish(removing: partPath, keeping: candidate)
+            }
+        }
+        return nil
+    }
+
+    private static func isSameFile(_ lhs: stat, _ rhs: stat) -> Bool {
+        lhs.st_dev == rhs.st_dev && lhs.st_ino == rhs.st_ino && lhs.st_mode & S_IFMT == S_IFREG
+    }
+
+    private static func finish(removing partPath: String, keeping file: URL) -> URL {
+        unlink(partPath)
+        return file
+    }
+}

@@ -1,0 +1,57 @@
+import FerryKit
+
+/// `ResumableDownloadDelegateFactory` makes FerryKit's `ResumableDownloadDelegate` for each
+/// download attempt of the `Scheduler`, so an interrupted download resumes instead of
+/// starting over; the scheduler's default.
+///
+/// Each attempt resumes from the task's journal `ResumeRecord` (the `.part` beside the
+/// destination, truncated to the durable offset, `Range` with `If-Range`), and every durable
+/// checkpoint is written with `Journal.recordCheckpoint(_:_:)` on the engine thread, after
+/// the `.part` was synchronized: a single-row update of a few microseconds in WAL mode, as
+/// `ferry get` does. A reply that restarts the file (a 200) records offset 0 before the old
+/// bytes are destroyed. The task's checksum and Content-Disposition choice go into its
+/// `DownloadPolicy`; the delegate checks the checksum before the final name, so the
+/// scheduler does not hash the file again.
+public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
+    /// `journal` receives the checkpoints.
+    public let journal: Journal
+    /// `checkpointInterval` is the seconds between checkpoints;
+    /// `DownloadPolicy.defaultCheckpointInterval` (1) by default, `nil` or `0` for none.
+    public var checkpointInterval: Double?
+
+    /// `init(journal:checkpointInterval:)` makes a factory checkpointing into `journal`.
+    public init(journal: Journal, checkpointInterval: Double? = DownloadPolicy.defaultCheckpointInterval) {
+        self.journal = journal
+        self.checkpointInterval = checkpointInterval
+    }
+
+    /// `verifiesChecksum` is `true`: the delegate checks the digest before the final name.
+    public var verifiesChecksum: Bool { true }
+
+    /// `makeDelegate(for:destination:)` returns a `ResumableDownloadDelegate` resuming from
+    /// `record.resume`.
+    public func makeDelegate(for record: TaskRecord, destination: DownloadDestination) -> any TaskDelegate {
+        var policy = DownloadPolicy(
+            checkpointInterval: checkpointInterval,
+            expectedChecksum: record.spec.checksum.flatMap(Self.expected),
+            usesContentDisposition: record.spec.useContentDisposition
+        )
+        // The scheduler removes the .part once the journal says done.
+        policy.keepsPartialNameAfterCommit = true
+        let journal = self.journal
+        let id = record.id
+        return ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: record.resume.resumeData) { data in
+            // Best effort: a journal that cannot be written must not stop the bytes; the next
+            // checkpoint or the outcome tries again.
+            try? journal.recordCheckpoint(id, ResumeRecord(data))
+        }
+    }
+
+    /// `expected(_:)` is FerryKit's form of a task's checksum. Both types accept the same
+    /// algorithms (by the same names) and the same hex, so it is `nil` only if they ever
+    /// drift apart; a test converts every algorithm.
+    static func expected(_ checksum: Checksum) -> ExpectedChecksum? {
+        guard let algorithm = ExpectedChecksum.Algorithm(rawValue: checksum.algorithm.rawValue) else { return nil }
+        return try? ExpectedChecksum(algorithm: algorithm, hex: checksum.hex)
+    }
+}

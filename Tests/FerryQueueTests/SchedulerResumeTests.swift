@@ -1,0 +1,121 @@
+import FerryKit
+import FerryQueue
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The `Scheduler`'s default `ResumableDownloadDelegateFactory` against a real nginx: a task
+/// resumes from its journal record, and a file committed before a crash is not fetched again.
+@Suite(.serialized) struct SchedulerResumeTests {
+    private func configuration(_ directory: String) -> SchedulerConfiguration {
+        SchedulerConfiguration(defaultDirectory: directory, retryPolicy: RetryPolicy(retryLimit: 2, baseDelay: 0.05, maximumDelay: 0.2),
+                               pollInterval: .milliseconds(200))
+    }
+
+    private func task(_ url: URL, into directory: String, name: String, checksum: Checksum? = nil) throws -> NewTask {
+        NewTask(spec: TaskSpec(urls: [try TransferURL(validating: url.absoluteString)], destinationDirectory: directory,
+                               requestedName: name, checksum: checksum))
+    }
+
+    /// nginx's strong ETag of a static file: `"<mtime hex>-<size hex>"`.
+    private func nginxETag(_ file: URL) throws -> String {
+        var status = stat()
+        try #require(stat(file.path, &status) == 0)
+        return "\"" + String(status.st_mtim.tv_sec, radix: 16) + "-" + String(status.st_size, radix: 16) + "\""
+    }
+
+    @Test func aTaskResumesFromItsJournalRecordWithARange() async throws {
+        // Given a task whose record says 300 000 bytes are durable, and a .part with those
+        // bytes followed by untrusted garbage.
+        let size = 1_000_000
+        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove() }
+        try Pattern.writeFile(at: www.file("f.bin"), count: size, seed: 5)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let out = state.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var part = Pattern.bytes(count: size, seed: 5).prefix(300_000)
+        part.append(Data(repeating: 0xEE, count: 5_000))
+        try part.write(to: URL(fileURLWithPath: "\(out)/f.bin.part"))
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let id = try journal.insert(task(nginx.url("/f.bin"), into: out, name: "f.bin",
+                                         checksum: Checksum(algorithm: .sha256, hex: Pattern.sha256Hex(count: size, seed: 5))))
+        try journal.recordCheckpoint(id, ResumeRecord(etag: try nginxETag(www.file("f.bin")), totalLength: Int64(size), durableOffset: 300_000))
+        let scheduler = Scheduler(journal: journal, configuration: configuration(out))
+
+        // When the scheduler runs it.
+        await scheduler.run(untilIdle: true)
+
+        // Then it asked only for the rest, with If-Range, and the file is byte-exact.
+        #expect(try journal.task(id)?.state == .done)
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/f.bin")) == Pattern.sha256Hex(count: size, seed: 5))
+        #expect(directoryListing(URL(fileURLWithPath: out)) == ["f.bin"])
+        let log = nginx.accessLog()
+        // (nginx writes the quotes of the If-Range ETag as \x22.)
+        #expect(log.contains("GET /f.bin 206 700000 \"bytes=300000-\" \"\\x22"), "\(log)")
+        #expect(!log.contains(" 200 "), "\(log)")
+    }
+
+    @Test func aFileCommittedBeforeACrashIsDoneWithoutARequest() async throws {
+        // Given f.bin (another file) and a crash between the commit's link to f.1.bin and the
+        // removal of the .part: the task is still `running` in the journal.
+        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove() }
+        try Pattern.writeFile(at: www.file("f.bin"), count: 50_000, seed: 2)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let out = state.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: "\(out)/f.bin"))
+        try Pattern.bytes(count: 50_000, seed: 2).write(to: URL(fileURLWithPath: "\(out)/f.bin.part"))
+        #expect(link("\(out)/f.bin.part", "\(out)/f.1.bin") == 0)
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let id = try journal.insert(task(nginx.url("/f.bin"), into: out, name: "f.bin"))
+        #expect(try journal.markRunning([id]) == [id])
+        let scheduler = Scheduler(journal: journal, configuration: configuration(out))
+
+        // When the scheduler runs again.
+        await scheduler.run(untilIdle: true)
+
+        // Then the task is done at f.1.bin, nothing was fetched, no copy nor .part exists.
+        let record = try #require(try journal.task(id))
+        #expect(record.state == .done)
+        #expect(record.finalPath == "\(out)/f.1.bin")
+        #expect(directoryListing(URL(fileURLWithPath: out)) == ["f.1.bin", "f.bin"])
+        #expect(!nginx.accessLog().contains("/f.bin"))
+        #expect(await scheduler.summary.completed == 1)
+    }
+
+    @Test func everyQueueChecksumConvertsForTheDelegate() throws {
+        // Given a task with a checksum of every algorithm the queue accepts.
+        let state = try TemporaryDirectory()
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let factory = ResumableDownloadDelegateFactory(journal: journal)
+        #expect(factory.verifiesChecksum)
+        for algorithm in Checksum.Algorithm.allCases {
+            let checksum = try Checksum(algorithm: algorithm, hex: String(repeating: "a", count: algorithm.hexLength))
+            let id = try journal.insert(task(try #require(URL(string: "http://127.0.0.1/x")), into: state.path, name: "x", checksum: checksum))
+            let record = try #require(try journal.task(id))
+
+            // When the factory makes its delegate.
+            let delegate = factory.makeDelegate(for: record, destination: DownloadDestination(directory: URL(fileURLWithPath: state.path), fileName: "x"))
+
+            // Then the delegate's policy checks the same digest.
+            let policy = try #require((delegate as? ResumableDownloadDelegate)?.policy)
+            #expect(policy.expectedChecksum?.description == checksum.description)
+        }
+    }
+
+    @Test func resumeRecordsAndResumeDataMapBothWays() throws {
+        // Given resume data with every field.
+        let data = ResumeData(finalURL: URL(string: "https://example.com/a/b.bin"), etag: "\"e1\"", lastModified: "Mon, 02 Jan 2023 03:04:05 GMT",
+                              totalLength: 1_000, durableOffset: 400)
+        // When it becomes a record and back, then nothing is lost.
+        #expect(ResumeRecord(data).resumeData == data)
+        // And a record with no durable byte resumes nothing.
+        #expect(ResumeRecord(etag: "\"e1\"", totalLength: 1_000, durableOffset: 0).resumeData == nil)
+    }
+}
