@@ -36,7 +36,10 @@ final class Engine: @unchecked Sendable {
         // curl_multi_init fails only when out of memory; nothing sensible can run then.
         guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle (out of memory)") }
         self.multi = multi
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("ferry-engine")
+            run()
+        }
         thread.name = "ferry-engine"
         thread.stackSize = 1 << 20
         thread.start()
