@@ -37,6 +37,25 @@ struct TerminalCommandTests {
             terminal.screen().first { $0.dropFirst(2).hasPrefix(name + " ") }
         }
 
+        /// `settledScreen()` is the screen once it has stayed the same for a second (the
+        /// transfers being stopped may still change a row as they end), `nil` if it keeps
+        /// changing for 15 seconds.
+        func settledScreen() -> [String]? {
+            var last = terminal.screen()
+            var since = Date()
+            var settled: [String]?
+            terminal.waitUntil(seconds: 15) {
+                let now = terminal.screen()
+                if now != last {
+                    last = now
+                    since = Date()
+                }
+                if Date().timeIntervalSince(since) >= 1 { settled = now }
+                return settled != nil
+            }
+            return settled
+        }
+
         /// `percent(_:)` is the percentage shown on the row of the task named `name`.
         func percent(_ name: String) -> Int? {
             guard let row = row(name), let match = row.firstMatch(of: /(\d+)%/) else { return nil }
@@ -113,7 +132,7 @@ struct TerminalCommandTests {
         try terminal.send("P")
         #expect(terminal.waitUntil { terminal.screen().first?.contains("2 paused") == true }, "\(terminal.screen())")
         #expect(terminal.waitUntil { Self.starts(fixture.row("from-shell.bin"), with: "‖") && Self.starts(fixture.row("from-dialog.iso"), with: "‖") })
-        let before = terminal.screen()
+        let before = try #require(fixture.settledScreen(), "\(terminal.screen())")
         try terminal.resize(width: 60, height: 16)
         // Then the small layout is whole: header, both rows, nothing wider than 60 columns
         #expect(terminal.waitUntil {
@@ -124,7 +143,7 @@ struct TerminalCommandTests {
         #expect(terminal.screen().allSatisfy { $0.count <= 60 })
         try terminal.resize(width: 80, height: 24)
         // And back at 80x24 the screen is exactly what it was
-        #expect(terminal.waitUntil { terminal.screen() == before }, "\(terminal.screen())")
+        #expect(terminal.waitUntil { terminal.screen() == before }, "\(terminal.screen()) before: \(before)")
 
         // When everything is resumed and the user quits
         try terminal.send("P")
