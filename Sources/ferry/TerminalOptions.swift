@@ -1,4 +1,5 @@
 import ArgumentParser
+import FerryQueue
 
 /// `TerminalOptions` are the options of the terminal UI, shared by `ferry` alone and `ferry tui`.
 struct TerminalOptions: ParsableArguments {
@@ -7,6 +8,9 @@ struct TerminalOptions: ParsableArguments {
 
     @Option(name: [.customShort("d"), .customLong("dir")], help: "The directory the add dialog offers (default: $XDG_DOWNLOAD_DIR, else ~/Downloads, else the current directory).")
     var directory: String?
+
+    @Option(name: .customLong("max-concurrent"), help: "Transfers running at once.")
+    var maxConcurrent: Int = SchedulerConfiguration.defaultMaximumConcurrent
 
     @Option(name: .customLong("render-benchmark"), help: .hidden)
     var renderBenchmarkFrames: Int?

@@ -5,8 +5,9 @@ import Foundation
 
 /// `TerminalSession` opens the terminal UI on a state directory: it checks the terminal,
 /// takes the engine lock, opens the journal (saying so when an unreadable one was set
-/// aside), runs the front end on a thread of its own until the user quits, and then lets
-/// the controller finish its writes before the journal is closed and the lock released.
+/// aside), runs the queue's `Scheduler` and the front end (on a thread of its own) until the
+/// user quits, then stops the scheduler (transfers checkpointed and kept queued) and lets the
+/// controller finish its writes before the journal is closed and the lock released.
 enum TerminalSession {
     /// `run(_:)` runs the UI; it throws `ExitStatus.usage` (2) when standard input or output
     /// is not a terminal or another ferry holds the queue, `ExitStatus.localFile` (4) when
@@ -15,6 +16,10 @@ enum TerminalSession {
         if let frames = options.renderBenchmarkFrames {
             RenderBenchmark.run(frames: frames)
             return
+        }
+        guard options.maxConcurrent >= 1 else {
+            Console.error("--max-concurrent must be 1 or more")
+            throw ExitStatus.usage
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.error("the terminal UI needs a terminal on standard input and output; in scripts use ferry get, ferry put or ferry add")
@@ -42,13 +47,24 @@ enum TerminalSession {
         }
         let journal = opening.journal
         defer { try? journal.close() }
-        let controller = QueueController(journal: journal)
-        defer { controller.close() }
         let tui = TUIEnvironment(
             defaultDirectory: defaultDirectory(options.directory, environment: environment),
             homeDirectory: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         )
+        // The controller reads the journal's revision once a second and tells the scheduler
+        // when it moved, so the scheduler needs no poll of its own while the UI is open.
+        let configuration = SchedulerConfiguration(
+            defaultDirectory: tui.defaultDirectory, maximumConcurrent: options.maxConcurrent, pollInterval: .seconds(3600)
+        )
+        let scheduler = Scheduler(journal: journal, configuration: configuration)
+        let controller = QueueController(journal: journal, activity: SchedulerActivity(scheduler: scheduler))
+        defer { controller.close() }
+        let running = await scheduler.startRunning()
         let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: opening.message)
+        // Running transfers checkpoint and stay queued for next time; then the controller
+        // finishes its writes (deferred) before the journal closes.
+        await scheduler.stop()
+        await running.value
         switch outcome {
         case .success:
             return

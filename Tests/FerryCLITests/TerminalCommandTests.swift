@@ -25,38 +25,81 @@ struct TerminalCommandTests {
 
         deinit { work.remove() }
 
-        /// `addFromAnotherShell(_:)` queues a download the way `ferry add` in a second shell
-        /// does: through a journal connection of its own, while the UI holds the engine lock.
+        /// `addFromAnotherShell(_:)` queues a download with `ferry add` from a second
+        /// process, while the UI holds the engine lock.
         func addFromAnotherShell(_ url: String) throws {
-            let journal = try Journal.open(at: stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
-            defer { try? journal.close() }
-            _ = try journal.insert(NewTask(spec: TaskSpec(urls: [TransferURL(validating: url)], destinationDirectory: downloads)))
+            let result = try runFerry(["add", "--state-dir", stateDirectory, "-d", downloads, url], timeout: .seconds(60))
+            try #require(result.exitStatus == 0, "\(String(decoding: result.standardError, as: UTF8.self))")
         }
 
         /// `row(_:)` is the table line of the task named `name`, `nil` when it is not shown.
         func row(_ name: String) -> String? {
             terminal.screen().first { $0.dropFirst(2).hasPrefix(name + " ") }
         }
+
+        /// `settledScreen()` is the screen once it has stayed the same for a second (the
+        /// transfers being stopped may still change a row as they end), `nil` if it keeps
+        /// changing for 15 seconds.
+        func settledScreen() -> [String]? {
+            var last = terminal.screen()
+            var since = Date()
+            var settled: [String]?
+            terminal.waitUntil(seconds: 15) {
+                let now = terminal.screen()
+                if now != last {
+                    last = now
+                    since = Date()
+                }
+                if Date().timeIntervalSince(since) >= 1 { settled = now }
+                return settled != nil
+            }
+            return settled
+        }
+
+        /// `percent(_:)` is the percentage shown on the row of the task named `name`.
+        func percent(_ name: String) -> Int? {
+            guard let row = row(name), let match = row.firstMatch(of: /(\d+)%/) else { return nil }
+            return Int(match.1)
+        }
+    }
+
+    /// `starts(_:with:)` is true when `line` starts with one of the state glyphs `glyphs`.
+    static func starts(_ line: String?, with glyphs: String...) -> Bool {
+        guard let line else { return false }
+        return glyphs.contains { line.hasPrefix($0 + " ") }
+    }
+
+    /// `slowFiles(_:)` is nginx serving 1 MiB files named `names` at 1 KB/s, so that their
+    /// downloads run through a whole test without finishing.
+    static func slowFiles(_ names: [String], in www: TemporaryDirectory) throws -> NginxServer {
+        for name in names {
+            try Pattern.writeFile(at: www.file(name), count: 1 << 20, seed: 7)
+        }
+        return try NginxServer.start(root: www.url, limitRate: "1k")
     }
 
     @Test func listsAddsPausesFiltersHelpsResizesAndQuitsCleanly() throws {
-        // Given ferry open on an empty queue
+        // Given nginx serving two files very slowly, and ferry open on an empty queue
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["from-shell.bin", "from-dialog.iso"], in: www)
+        defer { nginx.stop() }
         let fixture = try Fixture()
         let terminal = fixture.terminal
         #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true }, "\(terminal.screen()) \(terminal.standardError())")
 
         // When another shell queues a download
-        try fixture.addFromAnotherShell("http://127.0.0.1:9/from-shell.bin")
-        // Then it appears without a key press
-        #expect(terminal.waitUntil { fixture.row("from-shell.bin")?.hasPrefix("◌ ") == true })
+        try fixture.addFromAnotherShell(nginx.url("from-shell.bin").absoluteString)
+        // Then it appears without a key press, and starts
+        #expect(terminal.waitUntil { Self.starts(fixture.row("from-shell.bin"), with: "⇣") }, "\(terminal.screen())")
 
         // When a download is added through the dialog
         try terminal.send("a")
         #expect(terminal.waitUntil { terminal.screen().contains { $0.contains("Add download") } })
-        try terminal.type("http://127.0.0.1:9/from-dialog.iso")
+        try terminal.type(nginx.url("from-dialog.iso").absoluteString)
         try terminal.send("Enter")
-        // Then it is listed, queued, after the first
-        #expect(terminal.waitUntil { fixture.row("from-dialog.iso")?.hasPrefix("◌ ") == true })
+        // Then it is listed and starts, after the first
+        #expect(terminal.waitUntil { Self.starts(fixture.row("from-dialog.iso"), with: "⇣") }, "\(terminal.screen())")
         let screen = terminal.screen()
         let first = try #require(screen.firstIndex { $0.contains("from-shell.bin") })
         let second = try #require(screen.firstIndex { $0.contains("from-dialog.iso") })
@@ -64,10 +107,10 @@ struct TerminalCommandTests {
 
         // When the selected (first) task is paused, then resumed
         try terminal.send("g", "Space")
-        #expect(terminal.waitUntil { fixture.row("from-shell.bin")?.hasPrefix("‖ ") == true })
-        #expect(terminal.screen().first?.contains("1 paused") == true)
+        #expect(terminal.waitUntil { Self.starts(fixture.row("from-shell.bin"), with: "‖") })
+        #expect(terminal.waitUntil { terminal.screen().first?.contains("1 paused") == true })
         try terminal.send("Space")
-        #expect(terminal.waitUntil { fixture.row("from-shell.bin")?.hasPrefix("◌ ") == true })
+        #expect(terminal.waitUntil { Self.starts(fixture.row("from-shell.bin"), with: "⇣") })
 
         // When the list is filtered by name
         try terminal.send("/")
@@ -84,9 +127,12 @@ struct TerminalCommandTests {
         try terminal.send("Escape")
         #expect(terminal.waitUntil { !terminal.screen().contains { $0.contains("Pause or resume the selected task") } })
 
-        // When the window shrinks to 60x16 and grows back
-        #expect(terminal.waitUntil { fixture.row("from-shell.bin") != nil })
-        let before = terminal.screen()
+        // When everything is paused (so no speed or time left changes) and the window
+        // shrinks to 60x16 and grows back
+        try terminal.send("P")
+        #expect(terminal.waitUntil { terminal.screen().first?.contains("2 paused") == true }, "\(terminal.screen())")
+        #expect(terminal.waitUntil { Self.starts(fixture.row("from-shell.bin"), with: "‖") && Self.starts(fixture.row("from-dialog.iso"), with: "‖") })
+        let before = try #require(fixture.settledScreen(), "\(terminal.screen())")
         try terminal.resize(width: 60, height: 16)
         // Then the small layout is whole: header, both rows, nothing wider than 60 columns
         #expect(terminal.waitUntil {
@@ -97,18 +143,20 @@ struct TerminalCommandTests {
         #expect(terminal.screen().allSatisfy { $0.count <= 60 })
         try terminal.resize(width: 80, height: 24)
         // And back at 80x24 the screen is exactly what it was
-        #expect(terminal.waitUntil { terminal.screen() == before }, "\(terminal.screen())")
+        #expect(terminal.waitUntil { terminal.screen() == before }, "\(terminal.screen()) before: \(before)")
 
-        // When the user quits
+        // When everything is resumed and the user quits
+        try terminal.send("P")
+        #expect(terminal.waitUntil { Self.starts(fixture.row("from-shell.bin"), with: "⇣") && Self.starts(fixture.row("from-dialog.iso"), with: "⇣") })
         try terminal.send("q")
-        // Then ferry exits 0 with the terminal restored, and the queue is kept
+        // Then ferry exits 0 with the terminal restored, and the running tasks are kept queued
         #expect(terminal.waitUntil { terminal.exitLine() != nil })
         #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "") \(terminal.standardError())")
         let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
         defer { try? journal.close() }
         let records = try journal.tasks(limit: 10)
         #expect(records.map(\.state) == [.queued, .queued])
-        #expect(records.last?.spec.destinationDirectory == fixture.downloads)
+        #expect(records.allSatisfy { $0.spec.destinationDirectory == fixture.downloads })
     }
 
     @Test func anUnreadableJournalIsSetAsideAndTheUISaysSo() throws {
@@ -127,15 +175,14 @@ struct TerminalCommandTests {
         #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
     }
 
-    @Test(.disabled("runs once the queue's scheduler drives the transfers of the terminal UI"))
-    func downloadsAddedBothWaysProgressPauseResumeAndFinishByteExact() throws {
-        // Given nginx serving two 24 MiB files slowly enough to watch, and ferry open
+    @Test func downloadsAddedBothWaysProgressPauseResumeAndFinishByteExact() throws {
+        // Given nginx serving two 24 MiB files at 2 MB/s (slow enough to watch), and ferry open
         let www = try TemporaryDirectory(worldReadable: true)
         defer { www.remove() }
         let size = 24 << 20
         try Pattern.writeFile(at: www.file("dialog.bin"), count: size, seed: 1)
         try Pattern.writeFile(at: www.file("shell.bin"), count: size, seed: 2)
-        let nginx = try NginxServer.start(root: www.url, limitRate: "4m")
+        let nginx = try NginxServer.start(root: www.url, limitRate: "2m")
         defer { nginx.stop() }
         let fixture = try Fixture()
         let terminal = fixture.terminal
@@ -143,22 +190,51 @@ struct TerminalCommandTests {
 
         // When one download is added through the dialog and one from another shell
         try terminal.send("a")
+        #expect(terminal.waitUntil { terminal.screen().contains { $0.contains("Add download") } })
         try terminal.type(nginx.url("dialog.bin").absoluteString)
         try terminal.send("Enter")
+        #expect(terminal.waitUntil { fixture.row("dialog.bin") != nil }, "\(terminal.screen())")
         try fixture.addFromAnotherShell(nginx.url("shell.bin").absoluteString)
 
-        // Then the first runs and shows progress
-        #expect(terminal.waitUntil(seconds: 30) { fixture.row("dialog.bin")?.hasPrefix("⇣ ") == true && fixture.row("dialog.bin")?.contains("%") == true })
-        // When it is paused and resumed
+        // Then both run, and the percentage on each row moves
+        var firstDialog: Int?
+        var firstShell: Int?
+        #expect(terminal.waitUntil(seconds: 30) {
+            Self.starts(fixture.row("dialog.bin"), with: "⇣") && Self.starts(fixture.row("shell.bin"), with: "⇣")
+                && Self.moved(fixture.percent("dialog.bin"), from: &firstDialog)
+                && Self.moved(fixture.percent("shell.bin"), from: &firstShell)
+        }, "\(terminal.screen())")
+        #expect(terminal.screen().first?.contains("2 running") == true, "\(terminal.screen())")
+
+        // When the first is paused
         try terminal.send("g", "Space")
-        #expect(terminal.waitUntil(seconds: 30) { fixture.row("dialog.bin")?.hasPrefix("‖ ") == true })
+        // Then its row says so while the other goes on
+        #expect(terminal.waitUntil(seconds: 30) { Self.starts(fixture.row("dialog.bin"), with: "‖") }, "\(terminal.screen())")
+        #expect(Self.starts(fixture.row("shell.bin"), with: "⇣", "✓"))
+        // When it is resumed
         try terminal.send("Space")
+        #expect(terminal.waitUntil(seconds: 30) { Self.starts(fixture.row("dialog.bin"), with: "⇣", "✓") }, "\(terminal.screen())")
         // Then both finish, byte-exact
-        #expect(terminal.waitUntil(seconds: 120) { fixture.row("dialog.bin")?.hasPrefix("✓ ") == true && fixture.row("shell.bin")?.hasPrefix("✓ ") == true })
+        #expect(terminal.waitUntil(seconds: 120) {
+            Self.starts(fixture.row("dialog.bin"), with: "✓") && Self.starts(fixture.row("shell.bin"), with: "✓")
+        }, "\(terminal.screen())")
         #expect(try SHA256Hex.of(file: URL(fileURLWithPath: fixture.downloads + "/dialog.bin")) == Pattern.sha256Hex(count: size, seed: 1))
         #expect(try SHA256Hex.of(file: URL(fileURLWithPath: fixture.downloads + "/shell.bin")) == Pattern.sha256Hex(count: size, seed: 2))
+        // And q exits 0 with the terminal restored
         try terminal.send("q")
-        #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+        #expect(terminal.waitUntil { terminal.exitLine() != nil })
+        #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "") \(terminal.standardError())")
+    }
+
+    /// `moved(_:from:)` remembers in `first` the first percentage seen and is true once
+    /// `percent` differs from it.
+    static func moved(_ percent: Int?, from first: inout Int?) -> Bool {
+        guard let percent else { return false }
+        guard let seen = first else {
+            first = percent
+            return false
+        }
+        return percent != seen
     }
 
     @Test func aSecondFerryOnTheSameQueueSaysWhoHoldsItAndExits2() throws {
@@ -177,15 +253,19 @@ struct TerminalCommandTests {
     }
 
     @Test func ctrlCQuitsCleanlyAndKeepsTheQueue() throws {
-        // Given ferry open with one task queued from another shell
+        // Given ferry open with one slow download added from another shell, running
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["kept.bin"], in: www)
+        defer { nginx.stop() }
         let fixture = try Fixture(width: 60, height: 16)
         let terminal = fixture.terminal
         #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
-        try fixture.addFromAnotherShell("http://127.0.0.1:9/kept.bin")
-        #expect(terminal.waitUntil { fixture.row("kept.bin") != nil })
+        try fixture.addFromAnotherShell(nginx.url("kept.bin").absoluteString)
+        #expect(terminal.waitUntil { Self.starts(fixture.row("kept.bin"), with: "⇣") }, "\(terminal.screen())")
         // When the user presses Ctrl-C
         try terminal.send("C-c")
-        // Then ferry ends with the terminal restored and the task still queued
+        // Then ferry ends with the terminal restored and the task queued for next time
         #expect(terminal.waitUntil { terminal.exitLine() != nil })
         #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "")")
         let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal

@@ -198,7 +198,8 @@ import Testing
         harness.send(.pause(id.rawValue))
         harness.send(.addDownload(DownloadRequest(url: "http://127.0.0.1/next.bin", directory: harness.directory.path)))
         #expect(harness.waitUntil { $0.row(named: "next.bin") != nil })
-        #expect(activity.commands == ["pause \(id)", "journalDidChange"])
+        // (the revision poll may tell the engine again that the journal changed)
+        #expect(activity.commands.prefix(2) == ["pause \(id)", "journalDidChange"])
         #expect(try harness.journal.task(id)?.state == .running)
         // When the engine ends the task, the row shows the journal's final state
         try harness.journal.updateState(id, to: .failed)

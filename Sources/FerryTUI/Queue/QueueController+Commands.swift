@@ -23,9 +23,9 @@ extension QueueController {
         case .retry(let id):
             change(TaskID(id), to: .queued, through: activity?.retry)
         case .pauseAll:
-            changeAll(from: [.queued, .running], to: .paused, through: activity?.pause)
+            changeAll(from: [.queued, .running], to: .paused, through: activity.map { activity in { activity.pause($0) } })
         case .resumeAll:
-            changeAll(from: [.paused], to: .queued, through: activity?.resume)
+            changeAll(from: [.paused], to: .queued, through: activity.map { activity in { activity.resume($0) } })
         case .remove(let id, let deleteFile):
             remove(TaskID(id), deleteFile: deleteFile)
         case .move(let id, let direction):
@@ -72,17 +72,18 @@ extension QueueController {
     }
 
     private func changeAll(
-        from states: Set<JournalState>, to target: JournalState, through engine: ((TaskID) -> Void)?
+        from states: Set<JournalState>, to target: JournalState, through engine: (([TaskID]) -> Void)?
     ) {
         let ids = state.withLock { state in
             state.rows.values.filter { states.contains(JournalState($0.state)) }.map { TaskID($0.id) }.sorted()
         }
+        if let engine {
+            // One request for all: the engine changes the journal in one commit.
+            engine(ids)
+            return
+        }
         var failure: QueueError?
         for id in ids {
-            if let engine {
-                engine(id)
-                continue
-            }
             do {
                 try journal.updateState(id, to: target)
             } catch {
@@ -91,7 +92,7 @@ extension QueueController {
             }
         }
         if let failure { report(failure) }
-        if engine == nil { refresh() }
+        refresh()
     }
 
     private func remove(_ id: TaskID, deleteFile: Bool) {

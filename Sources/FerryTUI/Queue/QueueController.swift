@@ -126,13 +126,25 @@ public final class QueueController: TaskController {
         }
     }
 
+    /// `pollRevision()` refreshes the rows when the journal's revision moved and tells the
+    /// activity, so the engine acts on other processes' changes without a poll of its own.
     private func pollRevision() {
+        if refreshIfChanged() { activity?.journalDidChange() }
+    }
+
+    /// `refreshIfChanged()` refreshes the rows when the journal's revision differs from the
+    /// one they reflect, and returns whether it did. Worker only.
+    @discardableResult
+    private func refreshIfChanged() -> Bool {
         do {
             let revision = try journal.revision()
-            if revision != state.withLock({ $0.revision }) { refresh() }
+            guard revision != state.withLock({ $0.revision }) else { return false }
         } catch {
             report(error)
+            return false
         }
+        refresh()
+        return true
     }
 
     /// `refresh()` reads the whole queue and posts what changed since the last post (the
@@ -153,7 +165,9 @@ public final class QueueController: TaskController {
             var ordered: [TaskRow] = []
             ordered.reserveCapacity(records.count)
             for (rank, record) in records.enumerated() {
-                let row = TaskRow(record: record, rank: rank, progress: state.live[record.id.rawValue])
+                // Live progress belongs to running tasks only: a paused row shows no speed.
+                let live = record.state == .running ? state.live[record.id.rawValue] : nil
+                let row = TaskRow(record: record, rank: rank, progress: live)
                 fresh[row.id] = row
                 ordered.append(row)
             }
@@ -217,7 +231,8 @@ public final class QueueController: TaskController {
             _ = state.withLock { $0.live.removeValue(forKey: id.rawValue) }
             refresh(id)
         case .journalChanged:
-            refresh()
+            // Every change to the queue moves the revision; progress arrives as events.
+            refreshIfChanged()
         }
     }
 }

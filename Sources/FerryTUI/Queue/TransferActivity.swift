@@ -22,4 +22,13 @@ public protocol TransferActivity: AnyObject, Sendable {
     func remove(_ id: TaskID, deleteFile: Bool)
     /// `journalDidChange()` tells the engine that tasks were added or reordered.
     func journalDidChange()
+    /// `pause(_:)` pauses several tasks at once (`P`); one at a time by default.
+    func pause(_ ids: [TaskID])
+    /// `resume(_:)` queues several paused tasks again at once (`P`); one at a time by default.
+    func resume(_ ids: [TaskID])
+}
+
+extension TransferActivity {
+    public func pause(_ ids: [TaskID]) { ids.forEach { pause($0) } }
+    public func resume(_ ids: [TaskID]) { ids.forEach { resume($0) } }
 }

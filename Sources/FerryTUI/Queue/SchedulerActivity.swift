@@ -1,0 +1,53 @@
+import FerryQueue
+
+/// `SchedulerActivity` is the `TransferActivity` of a queue `Scheduler` running in the front
+/// end's process: its events map one-for-one to `ActivityEvent`s, and the user's commands
+/// are forwarded to it in the order they were given (one consumer drains them).
+///
+/// Thread-safe: every method may be called from any thread and returns at once.
+public final class SchedulerActivity: TransferActivity {
+    /// `scheduler` runs the transfers.
+    public let scheduler: Scheduler
+    private let commands: AsyncStream<@Sendable (Scheduler) async -> Void>.Continuation
+
+    /// `init(scheduler:)` forwards to `scheduler`; it does not start it.
+    public init(scheduler: Scheduler) {
+        self.scheduler = scheduler
+        let (stream, commands) = AsyncStream<@Sendable (Scheduler) async -> Void>.makeStream()
+        self.commands = commands
+        Task { [scheduler] in
+            for await command in stream { await command(scheduler) }
+        }
+    }
+
+    deinit { commands.finish() }
+
+    public func events() -> AsyncStream<ActivityEvent> {
+        let source = scheduler.events()
+        return AsyncStream { continuation in
+            let relay = Task {
+                for await event in source { continuation.yield(Self.activityEvent(event)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in relay.cancel() }
+        }
+    }
+
+    /// `activityEvent(_:)` is the `ActivityEvent` that says what `event` says.
+    static func activityEvent(_ event: SchedulerEvent) -> ActivityEvent {
+        switch event {
+        case .started(let id): .started(id)
+        case .progress(let id, let progress): .progress(id, progress)
+        case .ended(let id, let state, let error): .ended(id, state, error: error)
+        case .journalChanged: .journalChanged
+        }
+    }
+
+    public func pause(_ id: TaskID) { commands.yield { await $0.pause([id]) } }
+    public func resume(_ id: TaskID) { commands.yield { await $0.resume([id]) } }
+    public func retry(_ id: TaskID) { commands.yield { await $0.retry([id]) } }
+    public func remove(_ id: TaskID, deleteFile: Bool) { commands.yield { await $0.remove([id], deleteFile: deleteFile) } }
+    public func journalDidChange() { commands.yield { await $0.journalDidChange() } }
+    public func pause(_ ids: [TaskID]) { commands.yield { await $0.pause(ids) } }
+    public func resume(_ ids: [TaskID]) { commands.yield { await $0.resume(ids) } }
+}
