@@ -29,7 +29,6 @@ let package = Package(
             name: "FerryQueue",
             dependencies: [
                 "FerryKit", "CZlib",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

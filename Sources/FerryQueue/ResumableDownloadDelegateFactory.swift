@@ -47,11 +47,8 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         }
     }
 
-    /// `expected(_:)` is FerryKit's form of a task's checksum. Both types accept the same
-    /// algorithms (by the same names) and the same hex, so it is `nil` only if they ever
-    /// drift apart; a test converts every algorithm.
+    /// `expected(_:)` is FerryKit's form of a task's checksum.
     static func expected(_ checksum: Checksum) -> ExpectedChecksum? {
-        guard let algorithm = ExpectedChecksum.Algorithm(rawValue: checksum.algorithm.rawValue) else { return nil }
-        return try? ExpectedChecksum(algorithm: algorithm, hex: checksum.hex)
+        checksum.expected
     }
 }

@@ -63,7 +63,7 @@ public final class SessionManager: Sendable {
 final class SessionCore: Sendable {
     let configuration: SessionConfiguration
     let engine = Engine()
-    let hub = EventHub()
+    let hub = EventHub<TaskEvent>()
     let delegates = Mutex<[Int: any TaskDelegate]>([:])
     private let nextTaskID = Atomic<Int>(0)
 
