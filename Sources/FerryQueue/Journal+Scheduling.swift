@@ -37,19 +37,19 @@ extension Journal {
         let time = timestamp()
         return try write { db in
             guard let current = try String.fetchOne(
-                db, sql: "SELECT state FROM task WHERE id = ?", arguments: [id.rawValue]
+                db.cachedStatement(sql: "SELECT state FROM task WHERE id = ?"), arguments: [id.rawValue]
             ).flatMap(TaskState.init(rawValue:)) else {
                 return nil
             }
             let next = current.canTransition(to: state) ? state : current
             let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
                 ? ", finished_at = :time" : ""
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
                     final_path = COALESCE(:path, final_path), updated_at = :time\(stamp)
                 WHERE id = :id
-                """, arguments: ["state": next.rawValue, "error": message, "path": finalPath,
-                                 "time": time, "id": id.rawValue])
+                """).execute(arguments: ["state": next.rawValue, "error": message, "path": finalPath,
+                                         "time": time, "id": id.rawValue])
             try JournalMeta.bumpRevision(db)
             return next
         }

@@ -33,6 +33,15 @@ public actor Scheduler {
     private var mirrorIndex: [TaskID: Int] = [:]
     /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
     var destinationsInUse: Set<String> = []
+    /// `upcoming` are queued tasks read ahead of need, in queue order, for `fill()`. Their
+    /// state may have moved on (`markRunning` starts only tasks still queued); it is dropped
+    /// whenever the order may have changed: a journal revision from elsewhere, a task queued
+    /// again, a retry that falls due, a state change asked of this scheduler.
+    private var upcoming: [TaskRecord] = []
+    /// `readAhead` is the fewest candidates one journal read of `fill()` asks for.
+    static let readAhead = 64
+    /// `upcomingLimit` bounds `upcoming`.
+    static let upcomingLimit = 256
     private var phase = Phase.idle
     private var lastRevision: Int64 = -1
     private var poller: Task<Void, Never>?
@@ -169,6 +178,7 @@ public actor Scheduler {
             let revision = try journal.revision()
             guard revision != lastRevision else { return }
             lastRevision = revision
+            upcoming.removeAll()
         } catch {
             lastJournalError = error
             return
@@ -213,9 +223,11 @@ public actor Scheduler {
 
     // MARK: - Scheduling
 
-    /// `fill()` starts queued tasks while slots are free: one journal read for the
-    /// candidates and one commit for the round. Tasks whose host is at its limit are skipped
-    /// for this round; a few more pages are read to find others.
+    /// `fill()` starts queued tasks while slots are free: candidates come from `upcoming`
+    /// first, then from journal reads, and the round costs one commit. Tasks whose host is at
+    /// its limit are skipped for this round; a few more pages are read to find others.
+    /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
+    /// slot that frees usually needs no journal read.
     func fill() {
         guard case .running = phase else { return }
         var free = configuration.maximumConcurrent - running.count
@@ -226,9 +238,28 @@ public actor Scheduler {
             perHost[task.hostKey, default: 0] += 1
         }
         var chosen: [(TaskRecord, TransferURL, String)] = []
+        var kept: [TaskRecord] = []
+        func consider(_ record: TaskRecord) {
+            guard free > 0 else {
+                kept.append(record)
+                return
+            }
+            let url = currentURL(of: record)
+            let host = Scheduler.hostKey(url)
+            guard perHost[host, default: 0] < configuration.maximumPerHost else {
+                kept.append(record)
+                return
+            }
+            perHost[host, default: 0] += 1
+            free -= 1
+            chosen.append((record, url, host))
+        }
+        for record in upcoming where excluded.insert(record.id).inserted {
+            consider(record)
+        }
         var page = 0
-        while free > 0, page < 8 {
-            let limit = page == 0 ? free : max(free * 4, 32)
+        while free > 0, page < 8, kept.count < Scheduler.upcomingLimit {
+            let limit = max(free * 4, Scheduler.readAhead)
             page += 1
             let candidates: [TaskRecord]
             do {
@@ -239,16 +270,11 @@ public actor Scheduler {
             }
             for record in candidates {
                 excluded.insert(record.id)
-                guard free > 0 else { break }
-                let url = currentURL(of: record)
-                let host = Scheduler.hostKey(url)
-                guard perHost[host, default: 0] < configuration.maximumPerHost else { continue }
-                perHost[host, default: 0] += 1
-                free -= 1
-                chosen.append((record, url, host))
+                consider(record)
             }
             if candidates.count < limit { break }
         }
+        upcoming = kept.count > Scheduler.upcomingLimit ? Array(kept.prefix(Scheduler.upcomingLimit)) : kept
         guard !chosen.isEmpty else { return }
         let moved: Set<TaskID>
         do {
@@ -256,6 +282,9 @@ public actor Scheduler {
         } catch {
             lastJournalError = error
             return
+        }
+        if moved.count < chosen.count {
+            upcoming.removeAll()
         }
         for (record, url, host) in chosen where moved.contains(record.id) {
             start(record, url: url, hostKey: host)
@@ -365,6 +394,9 @@ public actor Scheduler {
         case .queued where intent == nil: summary.retried += 1
         default: break
         }
+        if state == .queued {
+            upcoming.removeAll()
+        }
         if state == .queued, let delay = decision.retryDelay {
             scheduleRetry(id, after: delay)
         }
@@ -382,6 +414,7 @@ public actor Scheduler {
 
     private func retryDue(_ id: TaskID) {
         guard retryTimers.removeValue(forKey: id) != nil else { return }
+        upcoming.removeAll()
         fill()
         finishIfIdle()
     }
@@ -512,6 +545,7 @@ public actor Scheduler {
             retryTimers.removeValue(forKey: id)?.cancel()
             interrupt(id, intent: .removed)
         }
+        upcoming.removeAll()
         let removed: Int
         do {
             removed = try journal.remove(ids)
@@ -529,6 +563,7 @@ public actor Scheduler {
     }
 
     private func changeStates(_ ids: [TaskID], to state: TaskState) -> [TaskID] {
+        upcoming.removeAll()
         do {
             let moved = try journal.updateStates(ids, to: state)
             if !moved.isEmpty { hub.publish(.journalChanged) }

@@ -132,7 +132,7 @@ struct EventPrinter: Sendable {
                     Console.output(line.line)
                 } else {
                     var text = "#\(id) \(state)"
-                    if state == .done, let path = (try? journal.task(id))??.finalPath { text += " \(path.displayable)" }
+                    if state == .done, let path = (try? journal.finalPath(of: id)) ?? nil { text += " \(path.displayable)" }
                     if let error { text += ": \(error.displayable)" }
                     Console.error(text)
                 }
