@@ -38,6 +38,8 @@ public actor Scheduler {
     /// whenever the order may have changed: a journal revision from elsewhere, a task queued
     /// again, a retry that falls due, a state change asked of this scheduler.
     private var upcoming: [TaskRecord] = []
+    /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
+    private var endings: [Ending] = []
     /// `readAhead` is the fewest candidates one journal read of `fill()` asks for.
     static let readAhead = 64
     /// `upcomingLimit` bounds `upcoming`.
@@ -51,6 +53,15 @@ public actor Scheduler {
     public private(set) var summary = SchedulerSummary()
     /// `lastJournalError` is the last journal failure met while scheduling; `nil` if none.
     public private(set) var lastJournalError: QueueError?
+
+    /// `Ending` is an ended attempt waiting in `endings`.
+    private struct Ending {
+        let id: TaskID
+        let record: TaskRecord
+        let outcome: Result<TransferResult, FerryError>
+        let intent: StopIntent?
+        let response: HTTPResponse?
+    }
 
     private enum Phase: Equatable {
         case idle
@@ -138,9 +149,9 @@ public actor Scheduler {
         case .idle, .running(untilIdle: false):
             return false
         case .stopping:
-            guard running.isEmpty else { return false }
+            guard running.isEmpty, endings.isEmpty else { return false }
         case .running(untilIdle: true):
-            guard running.isEmpty, retryTimers.isEmpty else { return false }
+            guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
                 guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
             } catch {
@@ -230,12 +241,16 @@ public actor Scheduler {
     /// slot that frees usually needs no journal read.
     func fill() {
         guard case .running = phase else { return }
-        var free = configuration.maximumConcurrent - running.count
+        // An ended attempt holds its slot until it is recorded and its `ended` published.
+        var free = configuration.maximumConcurrent - running.count - endings.count
         guard free > 0 else { return }
         var excluded = Set(running.keys).union(retryTimers.keys)
         var perHost: [String: Int] = [:]
         for task in running.values {
             perHost[task.hostKey, default: 0] += 1
+        }
+        for ending in endings {
+            perHost[Scheduler.hostKey(currentURL(of: ending.record)), default: 0] += 1
         }
         var chosen: [(TaskRecord, TransferURL, String)] = []
         var kept: [TaskRecord] = []
@@ -313,7 +328,7 @@ public actor Scheduler {
             }
         } catch {
             hub.publish(.started(record.id))
-            conclude(record.id, record: record, hostKey: hostKey, outcome: .failure(error), intent: nil, response: nil)
+            conclude(record.id, record: record, outcome: .failure(error), intent: nil, response: nil)
             return
         }
         if let partPath { destinationsInUse.insert(partPath) }
@@ -355,30 +370,60 @@ public actor Scheduler {
         running.removeValue(forKey: id)
         entry.lane.unregister(transfer)
         if let partPath = entry.partPath { destinationsInUse.remove(partPath) }
-        conclude(id, record: entry.record, hostKey: entry.hostKey, outcome: outcome,
-                 intent: entry.intent, response: transfer.response)
+        conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response)
+    }
+
+    /// `conclude(...)` queues an ended attempt for `concludeEndings()`, which runs once the
+    /// attempts ending at about the same time have all been queued.
+    private func conclude(
+        _ id: TaskID, record: TaskRecord,
+        outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?
+    ) {
+        endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response))
+        guard endings.count == 1 else { return }
+        Task { [weak self] in
+            await self?.concludeEndings()
+        }
+    }
+
+    /// `concludeEndings()` decides what each queued ended attempt means for its task, records
+    /// them all in the journal with one commit, publishes their `ended` events in order, then
+    /// fills the freed slots.
+    private func concludeEndings() {
+        let batch = endings
+        endings.removeAll()
+        guard !batch.isEmpty else { return }
+        let decisions = batch.map { ending in
+            decide(ending.id, record: ending.record, outcome: ending.outcome, intent: ending.intent,
+                   response: ending.response)
+        }
+        let recorded = zip(batch, decisions).filter { $0.0.intent != .removed }.map { ending, decision in
+            AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message)
+        }
+        var states: [TaskState?]
+        do {
+            states = try journal.recordOutcomes(recorded)
+        } catch {
+            lastJournalError = error
+            states = recorded.map(\.state)
+        }
+        var next = 0
+        for (ending, decision) in zip(batch, decisions) {
+            guard ending.intent != .removed else {
+                hub.publish(.ended(ending.id, .cancelled, error: nil))
+                continue
+            }
+            let state = states[next]
+            next += 1
+            concluded(ending.id, state: state, decision: decision, intent: ending.intent)
+        }
         fill()
         finishIfIdle()
     }
 
-    /// `conclude(...)` decides what an ended attempt means for its task, records it in the
-    /// journal with one commit, and publishes `ended`.
-    private func conclude(
-        _ id: TaskID, record: TaskRecord, hostKey: String,
-        outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?
-    ) {
-        let decision = decide(id, record: record, outcome: outcome, intent: intent, response: response)
-        guard intent != .removed else {
-            hub.publish(.ended(id, .cancelled, error: nil))
-            return
-        }
-        let state: TaskState?
-        do {
-            state = try journal.recordOutcome(id, state: decision.state, finalPath: decision.finalPath, error: decision.message)
-        } catch {
-            lastJournalError = error
-            state = decision.state
-        }
+    /// `concluded(_:state:decision:intent:)` counts a recorded attempt, schedules its retry
+    /// and publishes `ended`; `state` is `nil` when the task was removed meanwhile.
+    private func concluded(_ id: TaskID, state: TaskState?, decision: Decision, intent: StopIntent?) {
         guard let state else {
             hub.publish(.ended(id, .cancelled, error: nil))
             return
