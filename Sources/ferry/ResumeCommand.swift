@@ -86,6 +86,9 @@ struct ResumeCommand: AsyncParsableCommand {
         await scheduler.run(untilIdle: true)
         trap.cancel()
         following.cancel()
+        // The printer may be reading the journal (a finished task's path): it must be done
+        // before the journal closes.
+        await following.value
         let summary = await scheduler.summary
         let counts = (try? journal.countsByState()) ?? [:]
         printer.summary(summary, counts: counts)
