@@ -40,6 +40,7 @@ bench: bench-deps release
 	bench/download
 	bench/upload
 	bench/tui
+	bench/queue
 
 clean:
 	rm -rf .build

@@ -8,6 +8,16 @@ extension Journal {
         }
     }
 
+    /// `finalPath(of:)` returns the final path of the task with `id`: one cached query, for
+    /// callers that need only that (a line per finished download); `nil` if the task has
+    /// none or is gone.
+    public func finalPath(of id: TaskID) throws(QueueError) -> String? {
+        try read { db in
+            try String.fetchOne(db.cachedStatement(sql: "SELECT final_path FROM task WHERE id = ?"),
+                                arguments: [id.rawValue])
+        }
+    }
+
     /// `tasks(in:limit:offset:)` returns one page of the queue in queue order (priority
     /// descending, then position), optionally only tasks in `states`.
     ///

@@ -34,24 +34,38 @@ extension Journal {
     /// was not allowed (another process paused it meanwhile), or `nil` when the task was removed.
     @discardableResult
     public func recordOutcome(_ id: TaskID, state: TaskState, finalPath: String?, error message: String?) throws(QueueError) -> TaskState? {
+        try recordOutcomes([AttemptOutcome(id: id, state: state, finalPath: finalPath, message: message)])[0]
+    }
+
+    /// `recordOutcomes(_:)` stores the ends of several attempts in one transaction, each as
+    /// `recordOutcome(_:state:finalPath:error:)` does, and returns each task's state afterwards
+    /// in the same order (`nil` for a removed task).
+    public func recordOutcomes(_ outcomes: [AttemptOutcome]) throws(QueueError) -> [TaskState?] {
+        guard !outcomes.isEmpty else { return [] }
         let time = timestamp()
         return try write { db in
-            guard let current = try String.fetchOne(
-                db, sql: "SELECT state FROM task WHERE id = ?", arguments: [id.rawValue]
-            ).flatMap(TaskState.init(rawValue:)) else {
-                return nil
+            var states: [TaskState?] = []
+            states.reserveCapacity(outcomes.count)
+            let select = try db.cachedStatement(sql: "SELECT state FROM task WHERE id = ?")
+            for outcome in outcomes {
+                guard let current = try String.fetchOne(select, arguments: [outcome.id.rawValue])
+                    .flatMap(TaskState.init(rawValue:)) else {
+                    states.append(nil)
+                    continue
+                }
+                let next = current.canTransition(to: outcome.state) ? outcome.state : current
+                let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
+                    ? ", finished_at = :time" : ""
+                try db.cachedStatement(sql: """
+                    UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
+                        final_path = COALESCE(:path, final_path), updated_at = :time\(stamp)
+                    WHERE id = :id
+                    """).execute(arguments: ["state": next.rawValue, "error": outcome.message,
+                                             "path": outcome.finalPath, "time": time, "id": outcome.id.rawValue])
+                states.append(next)
             }
-            let next = current.canTransition(to: state) ? state : current
-            let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
-                ? ", finished_at = :time" : ""
-            try db.execute(sql: """
-                UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
-                    final_path = COALESCE(:path, final_path), updated_at = :time\(stamp)
-                WHERE id = :id
-                """, arguments: ["state": next.rawValue, "error": message, "path": finalPath,
-                                 "time": time, "id": id.rawValue])
             try JournalMeta.bumpRevision(db)
-            return next
+            return states
         }
     }
 

@@ -24,6 +24,6 @@ enum JournalMeta {
 
     /// `bumpRevision(_:)` marks a change that pollers in other processes should notice.
     static func bumpRevision(_ db: Database) throws {
-        try db.execute(sql: "UPDATE journal_meta SET value = value + 1 WHERE key = 'revision'")
+        try db.cachedStatement(sql: "UPDATE journal_meta SET value = value + 1 WHERE key = 'revision'").execute()
     }
 }

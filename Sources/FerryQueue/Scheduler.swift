@@ -33,6 +33,17 @@ public actor Scheduler {
     private var mirrorIndex: [TaskID: Int] = [:]
     /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
     var destinationsInUse: Set<String> = []
+    /// `upcoming` are queued tasks read ahead of need, in queue order, for `fill()`. Their
+    /// state may have moved on (`markRunning` starts only tasks still queued); it is dropped
+    /// whenever the order may have changed: a journal revision from elsewhere, a task queued
+    /// again, a retry that falls due, a state change asked of this scheduler.
+    private var upcoming: [TaskRecord] = []
+    /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
+    private var endings: [Ending] = []
+    /// `readAhead` is the fewest candidates one journal read of `fill()` asks for.
+    static let readAhead = 64
+    /// `upcomingLimit` bounds `upcoming`.
+    static let upcomingLimit = 256
     private var phase = Phase.idle
     private var lastRevision: Int64 = -1
     private var poller: Task<Void, Never>?
@@ -42,6 +53,17 @@ public actor Scheduler {
     public private(set) var summary = SchedulerSummary()
     /// `lastJournalError` is the last journal failure met while scheduling; `nil` if none.
     public private(set) var lastJournalError: QueueError?
+
+    /// `Ending` is an ended attempt waiting in `endings`.
+    private struct Ending {
+        let id: TaskID
+        let record: TaskRecord
+        let outcome: Result<TransferResult, FerryError>
+        let intent: StopIntent?
+        let response: HTTPResponse?
+        /// The `.part` beside the destination, removed once the journal records the task done.
+        let partPath: String?
+    }
 
     private enum Phase: Equatable {
         case idle
@@ -136,9 +158,9 @@ public actor Scheduler {
         case .idle, .running(untilIdle: false):
             return false
         case .stopping:
-            guard running.isEmpty else { return false }
+            guard running.isEmpty, endings.isEmpty else { return false }
         case .running(untilIdle: true):
-            guard running.isEmpty, retryTimers.isEmpty else { return false }
+            guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
                 guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
             } catch {
@@ -176,6 +198,7 @@ public actor Scheduler {
             let revision = try journal.revision()
             guard revision != lastRevision else { return }
             lastRevision = revision
+            upcoming.removeAll()
         } catch {
             lastJournalError = error
             return
@@ -220,22 +243,47 @@ public actor Scheduler {
 
     // MARK: - Scheduling
 
-    /// `fill()` starts queued tasks while slots are free: one journal read for the
-    /// candidates and one commit for the round. Tasks whose host is at its limit are skipped
-    /// for this round; a few more pages are read to find others.
+    /// `fill()` starts queued tasks while slots are free: candidates come from `upcoming`
+    /// first, then from journal reads, and the round costs one commit. Tasks whose host is at
+    /// its limit are skipped for this round; a few more pages are read to find others.
+    /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
+    /// slot that frees usually needs no journal read.
     func fill() {
         guard case .running = phase else { return }
-        var free = configuration.maximumConcurrent - running.count
+        // An ended attempt holds its slot until it is recorded and its `ended` published.
+        var free = configuration.maximumConcurrent - running.count - endings.count
         guard free > 0 else { return }
         var excluded = Set(running.keys).union(retryTimers.keys)
         var perHost: [String: Int] = [:]
         for task in running.values {
             perHost[task.hostKey, default: 0] += 1
         }
+        for ending in endings {
+            perHost[Scheduler.hostKey(currentURL(of: ending.record)), default: 0] += 1
+        }
         var chosen: [(TaskRecord, TransferURL, String)] = []
+        var kept: [TaskRecord] = []
+        func consider(_ record: TaskRecord) {
+            guard free > 0 else {
+                kept.append(record)
+                return
+            }
+            let url = currentURL(of: record)
+            let host = Scheduler.hostKey(url)
+            guard perHost[host, default: 0] < configuration.maximumPerHost else {
+                kept.append(record)
+                return
+            }
+            perHost[host, default: 0] += 1
+            free -= 1
+            chosen.append((record, url, host))
+        }
+        for record in upcoming where excluded.insert(record.id).inserted {
+            consider(record)
+        }
         var page = 0
-        while free > 0, page < 8 {
-            let limit = page == 0 ? free : max(free * 4, 32)
+        while free > 0, page < 8, kept.count < Scheduler.upcomingLimit {
+            let limit = max(free * 4, Scheduler.readAhead)
             page += 1
             let candidates: [TaskRecord]
             do {
@@ -246,16 +294,11 @@ public actor Scheduler {
             }
             for record in candidates {
                 excluded.insert(record.id)
-                guard free > 0 else { break }
-                let url = currentURL(of: record)
-                let host = Scheduler.hostKey(url)
-                guard perHost[host, default: 0] < configuration.maximumPerHost else { continue }
-                perHost[host, default: 0] += 1
-                free -= 1
-                chosen.append((record, url, host))
+                consider(record)
             }
             if candidates.count < limit { break }
         }
+        upcoming = kept.count > Scheduler.upcomingLimit ? Array(kept.prefix(Scheduler.upcomingLimit)) : kept
         guard !chosen.isEmpty else { return }
         let moved: Set<TaskID>
         do {
@@ -263,6 +306,9 @@ public actor Scheduler {
         } catch {
             lastJournalError = error
             return
+        }
+        if moved.count < chosen.count {
+            upcoming.removeAll()
         }
         for (record, url, host) in chosen where moved.contains(record.id) {
             start(record, url: url, hostKey: host)
@@ -285,7 +331,7 @@ public actor Scheduler {
                 let destination = try destination(for: record, url: url)
                 if let committed = committedOutcome(of: record, destination: destination, url: url) {
                     hub.publish(.started(record.id))
-                    conclude(record.id, record: record, hostKey: hostKey, outcome: committed, intent: nil, response: nil)
+                    conclude(record.id, record: record, outcome: committed, intent: nil, response: nil)
                     return
                 }
                 partPath = destination.partialFileURL.path
@@ -296,7 +342,7 @@ public actor Scheduler {
             }
         } catch {
             hub.publish(.started(record.id))
-            conclude(record.id, record: record, hostKey: hostKey, outcome: .failure(error), intent: nil, response: nil)
+            conclude(record.id, record: record, outcome: .failure(error), intent: nil, response: nil)
             return
         }
         if let partPath { destinationsInUse.insert(partPath) }
@@ -342,32 +388,65 @@ public actor Scheduler {
             // A cancelled or removed task will not resume: its partial file goes.
             if entry.intent == .cancel || entry.intent == .removed { unlink(partPath) }
         }
-        conclude(id, record: entry.record, hostKey: entry.hostKey, outcome: outcome,
-                 intent: entry.intent, response: transfer.response)
-        // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
-        if case .success = outcome, entry.intent == nil, let partPath = entry.partPath { unlink(partPath) }
+        conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response,
+                 partPath: entry.partPath)
+    }
+
+    /// `conclude(...)` queues an ended attempt for `concludeEndings()`, which runs once the
+    /// attempts ending at about the same time have all been queued.
+    private func conclude(
+        _ id: TaskID, record: TaskRecord,
+        outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?,
+        partPath: String? = nil
+    ) {
+        endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response,
+                              partPath: partPath))
+        guard endings.count == 1 else { return }
+        Task { [weak self] in
+            await self?.concludeEndings()
+        }
+    }
+
+    /// `concludeEndings()` decides what each queued ended attempt means for its task, records
+    /// them all in the journal with one commit, publishes their `ended` events in order, then
+    /// fills the freed slots.
+    private func concludeEndings() {
+        let batch = endings
+        endings.removeAll()
+        guard !batch.isEmpty else { return }
+        let decisions = batch.map { ending in
+            decide(ending.id, record: ending.record, outcome: ending.outcome, intent: ending.intent,
+                   response: ending.response)
+        }
+        let recorded = zip(batch, decisions).filter { $0.0.intent != .removed }.map { ending, decision in
+            AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message)
+        }
+        var states: [TaskState?]
+        do {
+            states = try journal.recordOutcomes(recorded)
+        } catch {
+            lastJournalError = error
+            states = recorded.map(\.state)
+        }
+        var next = 0
+        for (ending, decision) in zip(batch, decisions) {
+            guard ending.intent != .removed else {
+                hub.publish(.ended(ending.id, .cancelled, error: nil))
+                continue
+            }
+            let state = states[next]
+            next += 1
+            // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
+            if state == .done, ending.intent == nil, let partPath = ending.partPath { unlink(partPath) }
+            concluded(ending.id, state: state, decision: decision, intent: ending.intent)
+        }
         fill()
         finishIfIdle()
     }
 
-    /// `conclude(...)` decides what an ended attempt means for its task, records it in the
-    /// journal with one commit, and publishes `ended`.
-    private func conclude(
-        _ id: TaskID, record: TaskRecord, hostKey: String,
-        outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?
-    ) {
-        let decision = decide(id, record: record, outcome: outcome, intent: intent, response: response)
-        guard intent != .removed else {
-            hub.publish(.ended(id, .cancelled, error: nil))
-            return
-        }
-        let state: TaskState?
-        do {
-            state = try journal.recordOutcome(id, state: decision.state, finalPath: decision.finalPath, error: decision.message)
-        } catch {
-            lastJournalError = error
-            state = decision.state
-        }
+    /// `concluded(_:state:decision:intent:)` counts a recorded attempt, schedules its retry
+    /// and publishes `ended`; `state` is `nil` when the task was removed meanwhile.
+    private func concluded(_ id: TaskID, state: TaskState?, decision: Decision, intent: StopIntent?) {
         guard let state else {
             hub.publish(.ended(id, .cancelled, error: nil))
             return
@@ -382,6 +461,9 @@ public actor Scheduler {
             summary.note(failureStatus: decision.exitStatus)
         case .queued where intent == nil: summary.retried += 1
         default: break
+        }
+        if state == .queued {
+            upcoming.removeAll()
         }
         if state == .queued, let delay = decision.retryDelay {
             scheduleRetry(id, after: delay)
@@ -400,6 +482,7 @@ public actor Scheduler {
 
     private func retryDue(_ id: TaskID) {
         guard retryTimers.removeValue(forKey: id) != nil else { return }
+        upcoming.removeAll()
         fill()
         finishIfIdle()
     }
@@ -530,6 +613,7 @@ public actor Scheduler {
             retryTimers.removeValue(forKey: id)?.cancel()
             interrupt(id, intent: .removed)
         }
+        upcoming.removeAll()
         let removed: Int
         do {
             removed = try journal.remove(ids)
@@ -547,6 +631,7 @@ public actor Scheduler {
     }
 
     private func changeStates(_ ids: [TaskID], to state: TaskState) -> [TaskID] {
+        upcoming.removeAll()
         do {
             let moved = try journal.updateStates(ids, to: state)
             if !moved.isEmpty { hub.publish(.journalChanged) }

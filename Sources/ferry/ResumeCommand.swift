@@ -85,6 +85,8 @@ struct ResumeCommand: AsyncParsableCommand {
         }
         await scheduler.run(untilIdle: true)
         trap.cancel()
+        // Every event already published reaches the printer, and the printer (which may read a
+        // finished task's path from the journal) is done before the journal closes.
         scheduler.finishEvents()
         await following.value
         let summary = await scheduler.summary
@@ -133,7 +135,7 @@ struct EventPrinter: Sendable {
                     Console.output(line.line)
                 } else {
                     var text = "#\(id) \(state)"
-                    if state == .done, let path = (try? journal.task(id))??.finalPath { text += " \(path.displayable)" }
+                    if state == .done, let path = (try? journal.finalPath(of: id)) ?? nil { text += " \(path.displayable)" }
                     if let error { text += ": \(error.displayable)" }
                     Console.error(text)
                 }

@@ -3,7 +3,8 @@ import Foundation
 /// `DownloadTaskDelegate` writes a response body to `NAME.part` and gives it its final name on success.
 ///
 /// Error pages (non-2xx replies) are never written into the file: up to 64 KiB of them is kept
-/// in memory for the error message. Mutable state is touched only on the engine thread.
+/// in memory for the error message. Mutable state is touched only on the engine thread, and
+/// last by `didCompleteWith` (see `TaskDelegate`).
 public final class DownloadTaskDelegate: TaskDelegate, @unchecked Sendable {
     /// The most bytes of an error page kept for the error.
     static let errorBodyLimit = 64 * 1024

@@ -19,8 +19,8 @@ import Synchronization
 /// after a resume the prefix on disk is hashed first), `fdatasync`, then the final name
 /// (`name.1.ext` when taken, unless overwriting). A checksum mismatch removes the `.part`.
 ///
-/// Mutable state is confined to the engine thread, which runs every callback; only
-/// ``requestsRestart`` is read from other threads.
+/// Mutable state is confined to the engine thread, which runs every callback but the last
+/// `didCompleteWith` (see `TaskDelegate`); only ``requestsRestart`` is read from other threads.
 public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable {
     /// Where the file goes (the `.part` always uses this name; Content-Disposition may change the final one).
     public let destination: DownloadDestination

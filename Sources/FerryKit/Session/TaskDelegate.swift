@@ -1,4 +1,5 @@
-/// `TaskDelegate` receives one task's transfer callbacks, on the engine thread.
+/// `TaskDelegate` receives one task's transfer callbacks, on the engine thread (but see
+/// `task(_:didCompleteWith:bytesSent:)`).
 ///
 /// Every task gets its own delegate (the AFURLSessionManager design). Implementations keep
 /// their mutable state confined to the engine thread and are `@unchecked Sendable` for that reason.
@@ -16,6 +17,9 @@ public protocol TaskDelegate: AnyObject, Sendable {
     /// Body bytes expected in total, `nil` when unknown.
     var expectedReceivedBytes: Int64? { get }
     /// Called once when the transfer ends; turns the transport's outcome into the task's outcome.
+    /// When the transfer ended on its own (not cancelled), this runs on a completion thread,
+    /// after every other callback and never at the same time as one (several transfers'
+    /// completions may run at once), so a slow `fdatasync` holds up no other transfer.
     func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError>
     /// Called often while the transfer runs, and about once a second when no bytes arrive
     /// (libcurl's progress callback), for work due by time, like a checkpoint. Does nothing by default.

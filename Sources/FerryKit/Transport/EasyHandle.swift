@@ -166,20 +166,30 @@ final class EasyHandle {
     // MARK: - Callbacks (engine thread, inside curl_multi_perform)
 
     fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
-        guard let text = String(bytes: line, encoding: .utf8) ?? String(bytes: line, encoding: .isoLatin1) else { return }
-        let trimmed = text.trimmingCharacters(in: CharacterSet(charactersIn: "\r\n"))
-        if trimmed.hasPrefix("HTTP/") {
+        // Parsed on the bytes (CR, LF, SP and HTAB are ASCII in both encodings); only the
+        // parts kept become strings. Called for every header line, on the engine thread.
+        let bytes = line.trimming { $0 == 0x0D || $0 == 0x0A }
+        if bytes.starts(with: EasyHandle.statusLinePrefix) {
             // A new response (a redirect, 100 Continue, or the final one) starts over.
-            let parts = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-            httpVersion = parts.first.map(String.init) ?? "HTTP/1.1"
-            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
+            let parts = bytes.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
+            httpVersion = parts.first.map(EasyHandle.headerText) ?? "HTTP/1.1"
+            statusCode = parts.count > 1 ? Int(EasyHandle.headerText(parts[1])) ?? 0 : 0
+            reasonPhrase = parts.count > 2 ? EasyHandle.headerText(parts[2]) : ""
             headers = HTTPHeaders()
-        } else if let colon = trimmed.firstIndex(of: ":"), statusCode != 0 {
-            let name = String(trimmed[..<colon]).trimmingCharacters(in: .whitespaces)
-            let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        } else if let colon = bytes.firstIndex(of: 0x3A), statusCode != 0 {
+            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+            let name = EasyHandle.headerText(bytes[..<colon].trimming(blank))
+            let value = EasyHandle.headerText(bytes[(colon + 1)...].trimming(blank))
             headers.add(name: name, value: value)
         }
+    }
+
+    private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
+
+    /// `headerText(_:)` decodes header bytes as UTF-8, or as ISO Latin-1 when they are not.
+    private static func headerText(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {

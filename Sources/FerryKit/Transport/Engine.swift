@@ -7,7 +7,9 @@ import Synchronization
 /// Other threads only call ``submit(_:)``: the command goes into a locked queue and
 /// `curl_multi_wakeup` interrupts the engine's `curl_multi_poll`. An idle engine sleeps in
 /// that poll; it does not spin. Every easy handle is created, driven and destroyed on the
-/// engine thread ("ferry-engine"), which also runs the task delegates' callbacks.
+/// engine thread ("ferry-engine"), which also runs the task delegates' callbacks, except the
+/// `didCompleteWith` of a transfer that ended on its own: that one runs on a completion thread
+/// once the engine is done with the transfer.
 final class Engine: @unchecked Sendable {
     /// `Command` is a request from another thread to the engine thread.
     enum Command: Sendable {
@@ -29,6 +31,10 @@ final class Engine: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Handles by task identifier. Engine thread only.
     private var handles: [Int: EasyHandle] = [:]
+    /// `completions` runs the delegates' `didCompleteWith` of transfers that ended on their
+    /// own (not cancelled), several at once; `shutdown()` waits for `pendingCompletions`.
+    private let completions = DispatchQueue(label: "ferry-engine-completion", attributes: .concurrent)
+    private let pendingCompletions = DispatchGroup()
 
     /// Starts the engine thread.
     init() {
@@ -61,12 +67,14 @@ final class Engine: @unchecked Sendable {
         }
     }
 
-    /// Cancels every transfer, stops the thread and waits for it to end.
+    /// Cancels every transfer, stops the thread and waits for it to end and for the
+    /// completions of transfers that had ended.
     func shutdown() {
         let already = inbox.withLock { $0.isShutDown }
         if already { return }
         submit(.shutdown)
         stopped.wait()
+        pendingCompletions.wait()
     }
 
     // MARK: - Engine thread
@@ -152,8 +160,15 @@ final class Engine: @unchecked Sendable {
             handles.removeValue(forKey: handle.task.id)
             let transport = handle.transportResult(code: code)
             handle.publishFinalProgress()
-            let outcome = handle.delegate.task(handle.task, didCompleteWith: transport, bytesSent: handle.bytesSent)
-            handle.task.finish(outcome)
+            // The delegate's last callback (a download's fdatasync and final rename) runs on a
+            // completion thread, so that slow disks do not hold up the other transfers; the
+            // engine never touches this delegate again, which hands it over.
+            let delegate = handle.delegate
+            let task = handle.task
+            let bytesSent = handle.bytesSent
+            completions.async(group: pendingCompletions) {
+                task.finish(delegate.task(task, didCompleteWith: transport, bytesSent: bytesSent))
+            }
         }
     }
 }

@@ -1,0 +1,19 @@
+/// `AttemptOutcome` is how one transfer attempt ended, as `Journal.recordOutcomes(_:)` stores it.
+public struct AttemptOutcome: Sendable, Equatable {
+    /// `id` is the task.
+    public var id: TaskID
+    /// `state` is the state the task should move to.
+    public var state: TaskState
+    /// `finalPath` is the finished file; `nil` keeps the stored one.
+    public var finalPath: String?
+    /// `message` is the masked error; `nil` clears it.
+    public var message: String?
+
+    /// `init(id:state:finalPath:message:)` makes an outcome.
+    public init(id: TaskID, state: TaskState, finalPath: String? = nil, message: String? = nil) {
+        self.id = id
+        self.state = state
+        self.finalPath = finalPath
+        self.message = message
+    }
+}
