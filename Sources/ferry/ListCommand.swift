@@ -70,7 +70,9 @@ struct ListCommand: AsyncParsableCommand {
     static func textLine(_ record: TaskRecord) -> String {
         let name = record.finalPath.map { URL(fileURLWithPath: $0).lastPathComponent }
             ?? record.spec.requestedName
-            ?? (record.spec.upload != nil ? "(upload)" : "-")
+            ?? (record.spec.upload != nil ? "(upload)" : nil)
+            ?? record.spec.urls.first.flatMap { URL(string: $0.string) }.map(SafeFileName.fromURL)
+            ?? "-"
         var text = "#\(record.id)\t\(record.state)\t\(record.priority)\t\(name.displayable)\t\(record.spec.urls.first?.masked.displayable ?? "")"
         if record.spec.urls.count > 1 { text += " (+\(record.spec.urls.count - 1) mirrors)" }
         if let error = record.lastError, record.state == .failed || record.state == .paused { text += "\t\(error.displayable)" }
