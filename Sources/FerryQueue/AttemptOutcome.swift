@@ -8,12 +8,15 @@ public struct AttemptOutcome: Sendable, Equatable {
     public var finalPath: String?
     /// `message` is the masked error; `nil` clears it.
     public var message: String?
+    /// `reply` summarises the server's reply to an upload; `nil` keeps the stored one.
+    public var reply: String?
 
-    /// `init(id:state:finalPath:message:)` makes an outcome.
-    public init(id: TaskID, state: TaskState, finalPath: String? = nil, message: String? = nil) {
+    /// `init(id:state:finalPath:message:reply:)` makes an outcome.
+    public init(id: TaskID, state: TaskState, finalPath: String? = nil, message: String? = nil, reply: String? = nil) {
         self.id = id
         self.state = state
         self.finalPath = finalPath
         self.message = message
+        self.reply = reply
     }
 }

@@ -188,6 +188,7 @@ enum TaskLoader {
             createdAt: Journal.date(milliseconds: row["created_at"]),
             updatedAt: Journal.date(milliseconds: row["updated_at"]),
             startedAt: (row["started_at"] as Int64?).map(Journal.date(milliseconds:)),
-            finishedAt: (row["finished_at"] as Int64?).map(Journal.date(milliseconds:)))
+            finishedAt: (row["finished_at"] as Int64?).map(Journal.date(milliseconds:)),
+            reply: row["reply"])
     }
 }

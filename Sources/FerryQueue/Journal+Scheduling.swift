@@ -58,10 +58,12 @@ extension Journal {
                     ? ", finished_at = :time" : ""
                 try db.cachedStatement(sql: """
                     UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
-                        final_path = COALESCE(:path, final_path), updated_at = :time\(stamp)
+                        final_path = COALESCE(:path, final_path), reply = COALESCE(:reply, reply),
+                        updated_at = :time\(stamp)
                     WHERE id = :id
                     """).execute(arguments: ["state": next.rawValue, "error": outcome.message,
-                                             "path": outcome.finalPath, "time": time, "id": outcome.id.rawValue])
+                                             "path": outcome.finalPath, "reply": outcome.reply,
+                                             "time": time, "id": outcome.id.rawValue])
                 states.append(next)
             }
             try JournalMeta.bumpRevision(db)

@@ -19,9 +19,13 @@ import GRDB
 /// - `segment`: byte ranges of a download split across connections (none for a single stream).
 /// - `journal_meta`: `revision` (bumped by every change other than progress checkpoints,
 ///   polled by other processes) and the `lowest_position`/`highest_position` bounds.
+///
+/// Version 2:
+/// - `task.reply`: a short summary of the server's reply to an upload (status and the start
+///   of the body), shown in the front end's detail pane.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 1
+    static let version = 2
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
@@ -33,6 +37,7 @@ enum JournalSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1", migrate: version1)
+        migrator.registerMigration("v2", migrate: version2)
         return migrator
     }
 
@@ -122,5 +127,10 @@ enum JournalSchema {
             """)
         try db.execute(sql: "PRAGMA application_id = \(applicationID)")
         try db.execute(sql: "PRAGMA user_version = 1")
+    }
+
+    private static func version2(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN reply TEXT")
+        try db.execute(sql: "PRAGMA user_version = 2")
     }
 }

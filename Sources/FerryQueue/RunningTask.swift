@@ -40,8 +40,11 @@ struct Decision {
     var retryDelay: Double?
     /// `exitStatus` is the design's exit status of the failure; `0` for none.
     var exitStatus: Int32 = 0
+    /// `reply` summarises an upload's reply; `nil` for downloads.
+    var reply: String?
 
-    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, exitStatus: Int32 = 0) {
+    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, exitStatus: Int32 = 0, reply: String? = nil) {
+        self.reply = reply
         self.state = state
         self.finalPath = finalPath
         self.message = message

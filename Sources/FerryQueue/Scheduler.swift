@@ -419,7 +419,8 @@ public actor Scheduler {
                    response: ending.response)
         }
         let recorded = zip(batch, decisions).filter { $0.0.intent != .removed }.map { ending, decision in
-            AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message)
+            AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message,
+                           reply: decision.reply)
         }
         var states: [TaskState?]
         do {
@@ -509,7 +510,8 @@ public actor Scheduler {
             } else {
                 failedAttempts.removeValue(forKey: id)
                 mirrorIndex.removeValue(forKey: id)
-                return Decision(state: .done, finalPath: result.fileURL?.path)
+                return Decision(state: .done, finalPath: result.fileURL?.path,
+                                reply: record.spec.upload == nil ? nil : UploadReply.summary(result.response, body: result.data))
             }
         case .failure(let failure):
             error = failure

@@ -28,6 +28,9 @@ public struct TaskRecord: Sendable, Hashable, CustomStringConvertible {
     public var startedAt: Date?
     /// `finishedAt` is when the task last reached `done`, `failed` or `cancelled`; `nil` if never.
     public var finishedAt: Date?
+    /// `reply` summarises the server's reply to an upload (status and the start of the body);
+    /// `nil` for downloads and unfinished uploads.
+    public var reply: String? = nil
 
     /// `kind` is the spec's kind.
     public var kind: TransferKind { spec.kind }

@@ -85,7 +85,7 @@ import Testing
         try journal.close()
 
         // When it is opened
-        #expect(throws: QueueError.journal(.newerSchema(path: path, found: 7, supported: 1))) {
+        #expect(throws: QueueError.journal(.newerSchema(path: path, found: 7, supported: Journal.schemaVersion))) {
             try Journal.open(at: path)
         }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import FerryQueue
 
 @Suite struct JournalTests {
-    @Test func migratesAFreshJournalToVersion1() throws {
+    @Test func migratesAFreshJournalToTheNewestVersion() throws {
         let temp = try TemporaryDirectory()
         let journal = try openJournal(in: temp)
 
@@ -20,7 +20,28 @@ import Testing
         for table in JournalSchema.tables {
             #expect(tables.contains(table))
         }
-        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1"])
+        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2"])
+    }
+
+    @Test func aVersion1JournalIsMigratedWithItsTasks() throws {
+        // Given a journal written by a build that knew only version 1.
+        let temp = try TemporaryDirectory()
+        let path = temp.file("journal.sqlite")
+        let old = try DatabaseQueue(path: path)
+        try JournalSchema.migrator.migrate(old, upTo: "v1")
+        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
+        try old.close()
+
+        // When this build opens it.
+        let journal = try Journal.open(at: path).journal
+        let id = try journal.insert(download("https://example.com/a"))
+
+        // Then it is at the newest version and the new column works.
+        #expect(try journal.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == Journal.schemaVersion)
+        #expect(try journal.task(id)?.reply == nil)
+        _ = try journal.recordOutcomes([AttemptOutcome(id: id, state: .running)])
+        _ = try journal.recordOutcomes([AttemptOutcome(id: id, state: .done, reply: "201 Created")])
+        #expect(try journal.task(id)?.reply == "201 Created")
     }
 
     @Test func reopeningKeepsTheTasks() throws {

@@ -27,7 +27,8 @@ extension TaskRow {
                 etag: record.resume.etag,
                 lastModified: record.resume.lastModified,
                 checksum: spec.checksum?.description
-            )
+            ),
+            reply: record.reply
         )
         if let progress, record.state == .running { apply(progress) }
     }
