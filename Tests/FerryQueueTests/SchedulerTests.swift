@@ -190,7 +190,7 @@ import Testing
         #expect((sent.first?.bodyRead ?? 0) > 30_000)
         // The server's reply (its parse of the form, as JSON) is kept for the detail pane.
         let reply = try #require(try journal.task(ids[0])?.reply)
-        #expect(reply.hasPrefix("200 OK\n{"))
+        #expect(reply.hasPrefix("200 OK · {"))
         #expect(reply.contains("\"note\": \"hello\"") || reply.contains("\"note\":\"hello\""))
         let failed = try #require(try journal.task(ids[1]))
         #expect(failed.reply == nil)
