@@ -149,13 +149,7 @@ struct AddCommand: AsyncParsableCommand {
             errors.append(error.description)
             return nil
         }
-        let directory: URL
-        do throws(FerryError) {
-            directory = try DownloadDirectory.prepare(dir, environment: ProcessInfo.processInfo.environment)
-        } catch {
-            Console.error(error.description)
-            throw ExitStatus(code: error.exitStatus)
-        }
+        let directory = try DownloadDirectory.prepareForCommand(dir)
         return BatchDefaults(directory: directory.path, headers: fields, checksum: digest, maxDownloadLimit: rate,
                              startsPaused: paused, retries: retries, overwrite: overwrite, priority: priority)
     }

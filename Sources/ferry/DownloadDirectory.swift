@@ -43,4 +43,16 @@ enum DownloadDirectory {
         var isDir: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
+
+    /// `prepareForCommand(_:)` is ``prepare(_:environment:)`` with this process's environment,
+    /// for a command's `--dir`: a bad directory is reported on stderr and ends the command
+    /// with its exit status.
+    static func prepareForCommand(_ option: String?) throws -> URL {
+        do throws(FerryError) {
+            return try prepare(option, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus(code: error.exitStatus)
+        }
+    }
 }

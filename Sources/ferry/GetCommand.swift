@@ -73,13 +73,7 @@ struct GetCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
 
-        let directory: URL
-        do throws(FerryError) {
-            directory = try DownloadDirectory.prepare(options.dir, environment: ProcessInfo.processInfo.environment)
-        } catch {
-            Console.error(error.description)
-            throw ExitStatus(code: error.exitStatus)
-        }
+        let directory = try DownloadDirectory.prepareForCommand(options.dir)
 
         let environment = ProcessInfo.processInfo.environment
         let journal: DownloadJournal

@@ -63,13 +63,7 @@ struct ResumeCommand: AsyncParsableCommand {
         if selection.all || !ids.isEmpty {
             try requeue(journal, ids: ids)
         }
-        let directory: URL
-        do throws(FerryError) {
-            directory = try DownloadDirectory.prepare(dir, environment: ProcessInfo.processInfo.environment)
-        } catch {
-            Console.error(error.description)
-            throw ExitStatus(code: error.exitStatus)
-        }
+        let directory = try DownloadDirectory.prepareForCommand(dir)
         let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: maxConcurrent,
                                                    maximumPerHost: maxPerHost)
         let scheduler = Scheduler(journal: journal, configuration: configuration)

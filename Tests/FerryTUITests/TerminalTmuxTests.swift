@@ -1,106 +1,47 @@
+import FerryTestSupport
 import Foundation
 import Testing
 @testable import FerryTUI
 
-/// `TmuxSession` drives this test bundle's `fixtureApp()` inside a private tmux server.
+/// `TmuxSession` drives this test bundle's `fixtureApp()` inside a private tmux server
+/// (FerryTestSupport's `TmuxTerminal`), and reads the commands the fixture logged.
 final class TmuxSession {
-    let directory: URL
-    var logPath: String { directory.appendingPathComponent("commands.log").path }
+    let terminal: TmuxTerminal
+    let logDirectory: TemporaryDirectory
+    var logPath: String { logDirectory.file("commands.log").path }
 
     init(width: Int, height: Int) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferrytui-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let log = try TemporaryDirectory(prefix: "ferrytui-log")
+        logDirectory = log
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let errors = directory.appendingPathComponent("stderr").path
-        // `trap : INT` keeps this shell alive through Ctrl-C (as an interactive shell would)
-        // while the front end, after exec, gets the default disposition.
-        let script = """
-            trap : INT; FERRY_TUI_FIXTURE_LOG='\(logPath)' '\(executable)' --testing-library swift-testing --filter fixtureApp 2>'\(errors)'; \
-            status=$?; modes=$(stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\{0,1\\}echo' -e '-\\{0,1\\}icanon' | tr '\\n' ' '); \
-            echo "FIXTURE-EXIT=$status MODES=$modes"; sleep 600
-            """
-        try tmux(["new-session", "-d", "-x", "\(width)", "-y", "\(height)", "sh", "-c", script], captureOutput: false)
+        let logPath = log.file("commands.log").path
+        terminal = try TmuxTerminal(
+            command: [executable, "--testing-library", "swift-testing", "--filter", "fixtureApp"],
+            environment: ["FERRY_TUI_FIXTURE_LOG": logPath], width: width, height: height)
     }
 
     deinit {
-        _ = try? tmux(["kill-server"])
-        try? FileManager.default.removeItem(at: directory)
+        logDirectory.remove()
     }
 
-    /// `tmux(_:captureOutput:)` runs a tmux client against this session's private server,
-    /// whose socket lives in the session's temporary directory.
-    ///
-    /// The client is spawned directly because the server that `new-session` forks inherits
-    /// its descriptors and signal mask: output goes to a file (a pipe would never see EOF)
-    /// and the mask is cleared (the test runner blocks signals the front end must receive).
-    @discardableResult
-    func tmux(_ arguments: [String], captureOutput: Bool = true) throws -> String {
-        let outputPath = directory.appendingPathComponent("tmux-output").path
-        let argv = ["tmux", "-S", directory.appendingPathComponent("socket").path, "-f", "/dev/null"] + arguments
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, captureOutput ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let cArguments = argv.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD, SIGPIPE, SIGQUIT] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, "/usr/bin/tmux", &actions, &attributes, cArguments, environ)
-        guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
-        var exitStatus: Int32 = 0
-        while waitpid(pid, &exitStatus, 0) < 0, errno == EINTR {}
-        return captureOutput ? ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "") : ""
-    }
-
-    func screen() -> [String] {
-        ((try? tmux(["capture-pane", "-p"])) ?? "").components(separatedBy: "\n")
-    }
+    func screen() -> [String] { terminal.screen() }
 
     func commands() -> [String] {
         ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    func send(_ keys: String...) throws { try tmux(["send-keys"] + keys) }
+    func send(_ keys: String...) throws { try terminal.tmux(["send-keys"] + keys) }
 
-    func type(_ text: String) throws { try tmux(["send-keys", "-l", text]) }
+    func type(_ text: String) throws { try terminal.type(text) }
 
-    /// `waitUntil(_:)` re-checks a condition until it holds or ten seconds pass.
-    func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String { try terminal.tmux(arguments) }
+
+    func waitUntil(_ condition: () -> Bool) -> Bool { terminal.waitUntil(condition) }
 }
 
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")))
 struct TerminalTmuxTests {
-    /// `exitLine(_:)` is the fixture's last line once it has ended, `nil` before.
-    static func exitLine(_ session: TmuxSession) -> String? {
-        session.screen().first { $0.hasPrefix("FIXTURE-EXIT=") }
-    }
-
-    /// `isCleanExit(_:)` is true when the fixture exited with status 0 and left the terminal
-    /// with echo and canonical input on (stty shows `-echo`/`-icanon` when they are off).
-    static func isCleanExit(_ line: String?) -> Bool {
-        guard let line, let modes = line.split(separator: "MODES=").last else { return false }
-        return line.hasPrefix("FIXTURE-EXIT=0 ") && Set(modes.split(separator: " ").map(String.init)) == ["echo", "icanon"]
-    }
-
     @Test func realTerminalDrawsHandlesKeysAndResizesAndRestoresOnQuit() throws {
         // Given the front end running in an 80x24 terminal
         let session = try TmuxSession(width: 80, height: 24)
@@ -133,8 +74,8 @@ struct TerminalTmuxTests {
         // When the user quits
         try session.send("q")
         // Then the application hears about it and the terminal is back in cooked mode
-        #expect(session.waitUntil { Self.exitLine(session) != nil })
-        #expect(Self.isCleanExit(Self.exitLine(session)))
+        #expect(session.waitUntil { session.terminal.exitLine() != nil })
+        #expect(session.terminal.exitedCleanly())
         #expect(session.commands().last == "quit")
     }
 
@@ -142,8 +83,8 @@ struct TerminalTmuxTests {
         let session = try TmuxSession(width: 60, height: 12)
         #expect(session.waitUntil { session.screen().first?.hasPrefix(" Ferry ") == true })
         try session.send("C-c")
-        #expect(session.waitUntil { Self.exitLine(session) != nil })
-        #expect(Self.isCleanExit(Self.exitLine(session)))
+        #expect(session.waitUntil { session.terminal.exitLine() != nil })
+        #expect(session.terminal.exitedCleanly())
         #expect(session.commands() == ["quit"])
     }
 }
