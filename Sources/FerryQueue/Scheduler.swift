@@ -531,9 +531,7 @@ public actor Scheduler {
             policy.retryLimit = max(0, retries)
         }
         if policy.shouldRetry(error, afterAttempt: attempts) {
-            let retryAfter = response?.headers["Retry-After"].flatMap {
-                Double($0.trimmingCharacters(in: .whitespaces))
-            }
+            let retryAfter = response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
             return Decision(state: .queued, message: message,
                             retryDelay: policy.delay(afterAttempt: attempts, retryAfter: retryAfter))
         }

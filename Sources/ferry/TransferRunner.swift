@@ -55,7 +55,7 @@ struct TransferRunner {
             guard case .failure(let error) = outcome, retryPolicy.shouldRetry(error, afterAttempt: attempt) else {
                 return outcome
             }
-            let retryAfter = task.response?.headers["Retry-After"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let retryAfter = task.response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
             let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
             reporter.retrying(job: index, label: job.label, error: error, delay: delay, attempt: attempt)
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
