@@ -1,3 +1,5 @@
+import FerryKit
+
 /// `JSONLine` builds one JSON object on one line, field by field, without Foundation's
 /// encoders (listing 100,000 tasks must stay fast).
 struct JSONLine {
@@ -54,26 +56,8 @@ struct JSONLine {
         text += ":"
     }
 
-    /// `appendString(_:to:)` writes `value` as a JSON string: quotes, backslashes and control
-    /// characters escaped.
+    /// `appendString(_:to:)` writes `value` as a JSON string (FerryKit's `JSONString`).
     static func appendString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    text.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        text += "\""
+        JSONString.append(value, to: &text)
     }
 }

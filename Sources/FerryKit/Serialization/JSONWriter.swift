@@ -84,24 +84,7 @@ struct JSONWriter {
     }
 
     private func writeString(_ string: String, to output: inout String) {
-        output += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "/": output += options.contains(.withoutEscapingSlashes) ? "/" : "\\/"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case "\u{00}"..."\u{1F}":
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        JSONString.append(string, to: &output, escapingSlashes: !options.contains(.withoutEscapingSlashes))
     }
 
     private static func shown(_ path: String) -> String {
