@@ -16,6 +16,9 @@ public final class DownloadTaskDelegate: TaskDelegate, @unchecked Sendable {
     private var response: HTTPResponse?
     private var errorBody = Data()
     private var failure: FerryError?
+    /// Whether the engine already made the file durable (`DurableCompletion`), and its error.
+    private var synchronizedByEngine = false
+    private var synchronizationError: FerryError?
 
     public init(destination: DownloadDestination) {
         self.destination = destination
@@ -57,7 +60,8 @@ public final class DownloadTaskDelegate: TaskDelegate, @unchecked Sendable {
             if let expected = response.expectedContentLength, expected != file.length {
                 throw .integrity(.truncated(expected: expected, received: file.length))
             }
-            if synchronizesOnCompletion { try file.synchronize() }
+            if let synchronizationError { throw synchronizationError }
+            if synchronizesOnCompletion && !synchronizedByEngine { try file.synchronize() }
             let length = file.length
             let finalURL = try file.commit(to: destination)
             self.file = nil
@@ -67,5 +71,14 @@ public final class DownloadTaskDelegate: TaskDelegate, @unchecked Sendable {
             file = nil
             return .failure(error)
         }
+    }
+}
+
+extension DownloadTaskDelegate: DurableCompletion {
+    var fileAwaitingSync: PartialFile? { synchronizesOnCompletion && response?.isSuccess == true ? file : nil }
+
+    func didSynchronize(_ error: FerryError?) {
+        synchronizedByEngine = true
+        synchronizationError = error
     }
 }

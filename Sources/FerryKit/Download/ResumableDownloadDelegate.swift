@@ -45,6 +45,9 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     private var durableLength: Int64 = -1
     /// A checkpoint error raised between bytes, reported with the next bytes or at completion.
     private var tickError: FerryError?
+    /// Whether the engine already made the file durable (`DurableCompletion`), and its error.
+    private var synchronizedByEngine = false
+    private var synchronizationError: FerryError?
 
     /// Makes a delegate for one attempt. `checkpoint` receives each durable ``ResumeData``
     /// (on the engine thread, after the data was synchronized).
@@ -146,7 +149,8 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
                     throw .integrity(.checksumMismatch(algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual))
                 }
             }
-            try file.synchronize()
+            if let synchronizationError { throw synchronizationError }
+            if !synchronizedByEngine { try file.synchronize() }
             let length = file.length
             let finalURL = try file.commit(to: finalDestination(for: response), keepingPartialName: policy.keepsPartialNameAfterCommit)
             self.file = nil
@@ -213,8 +217,12 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
 
     private func startFresh(with response: HTTPResponse, contentLength: Int64?) throws(FerryError) {
         let fresh = ResumeData(response: response, totalLength: response.statusCode == 200 ? contentLength : nil, durableOffset: 0)
-        // The journal forgets the old bytes before they are destroyed.
-        checkpoint(fresh)
+        // The journal forgets the old bytes before they are destroyed. When it trusts no byte
+        // yet (a first attempt) there is nothing to forget: no write, which matters when
+        // thousands of small files start one after another.
+        if let resumeFrom, resumeFrom.durableOffset > 0 {
+            checkpoint(fresh)
+        }
         durableLength = 0
         file = try PartialFile.create(at: destination.partialFileURL)
         current = fresh
@@ -268,5 +276,14 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             throw .integrity(.invalidLength("Content-Length \"\(text)\""))
         }
         return value
+    }
+}
+
+extension ResumableDownloadDelegate: DurableCompletion {
+    var fileAwaitingSync: PartialFile? { current != nil ? file : nil }
+
+    func didSynchronize(_ error: FerryError?) {
+        synchronizedByEngine = true
+        synchronizationError = error
     }
 }

@@ -8,8 +8,10 @@ import Synchronization
 /// `curl_multi_wakeup` interrupts the engine's `curl_multi_poll`. An idle engine sleeps in
 /// that poll; it does not spin. Every easy handle is created, driven and destroyed on the
 /// engine thread ("ferry-engine"), which also runs the task delegates' callbacks, except the
-/// `didCompleteWith` of a transfer that ended on its own: that one runs on a completion thread
-/// once the engine is done with the transfer.
+/// `didCompleteWith` of a transfer that ended on its own: that one runs on the completion
+/// queue once the engine is done with the transfer. Transfers that end while the completion
+/// queue is busy are completed together: their files are made durable with one `GroupSync`
+/// (a group commit) before their delegates give them their final names.
 final class Engine: @unchecked Sendable {
     /// `Command` is a request from another thread to the engine thread.
     enum Command: Sendable {
@@ -25,16 +27,33 @@ final class Engine: @unchecked Sendable {
         var isShutDown = false
     }
 
+    /// `Completion` is a transfer that ended on its own, waiting for its `didCompleteWith`.
+    private struct Completion {
+        let task: TransferTask
+        let delegate: any TaskDelegate
+        let transport: Result<HTTPResponse, FerryError>
+        let bytesSent: Int64
+    }
+
+    /// `Completions` are the completions not yet run, and whether a drain is queued.
+    private struct Completions {
+        var waiting: [Completion] = []
+        var draining = false
+    }
+
     /// The multi handle. Only `curl_multi_wakeup` is called on it from other threads (libcurl allows that).
     private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
     private let stopped = DispatchSemaphore(value: 0)
     /// Handles by task identifier. Engine thread only.
     private var handles: [Int: EasyHandle] = [:]
-    /// `completions` runs the delegates' `didCompleteWith` of transfers that ended on their
-    /// own (not cancelled), several at once; `shutdown()` waits for `pendingCompletions`.
-    private let completions = DispatchQueue(label: "ferry-engine-completion", attributes: .concurrent)
+    /// `completionQueue` runs the delegates' `didCompleteWith` of transfers that ended on their
+    /// own (not cancelled), in order, taking every waiting one at each turn; `shutdown()` waits
+    /// for `pendingCompletions`. The delegates in `completions` belong to the completion queue
+    /// from the moment they are added (the engine never touches them again).
+    private let completionQueue = DispatchQueue(label: "ferry-engine-completion")
     private let pendingCompletions = DispatchGroup()
+    private let completions = Mutex(Completions())
 
     /// Starts the engine thread.
     init() {
@@ -54,14 +73,16 @@ final class Engine: @unchecked Sendable {
     /// Queues `command` for the engine thread and wakes it. Commands after shutdown are dropped
     /// (an `add` then fails its task as cancelled).
     func submit(_ command: Command) {
-        let accepted = inbox.withLock { inbox -> Bool in
-            guard !inbox.isShutDown else { return false }
+        // Only the first command of a batch wakes the engine: it takes every queued command at once.
+        let accepted = inbox.withLock { inbox -> Bool? in
+            guard !inbox.isShutDown else { return nil }
+            let wakes = inbox.commands.isEmpty
             inbox.commands.append(command)
             if case .shutdown = command { inbox.isShutDown = true }
-            return true
+            return wakes
         }
-        if accepted {
-            curl_multi_wakeup(multi)
+        if let wakes = accepted {
+            if wakes { curl_multi_wakeup(multi) }
         } else if case .add(let task, _, _) = command {
             task.finish(.failure(.cancelled))
         }
@@ -148,6 +169,8 @@ final class Engine: @unchecked Sendable {
     }
 
     private func collectFinished() {
+        var ended: [Completion] = []
+        defer { complete(ended) }
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -160,14 +183,59 @@ final class Engine: @unchecked Sendable {
             handles.removeValue(forKey: handle.task.id)
             let transport = handle.transportResult(code: code)
             handle.publishFinalProgress()
-            // The delegate's last callback (a download's fdatasync and final rename) runs on a
-            // completion thread, so that slow disks do not hold up the other transfers; the
+            // The delegate's last callback (a download's sync and final name) runs on the
+            // completion queue, so that slow disks do not hold up the other transfers; the
             // engine never touches this delegate again, which hands it over.
-            let delegate = handle.delegate
-            let task = handle.task
-            let bytesSent = handle.bytesSent
-            completions.async(group: pendingCompletions) {
-                task.finish(delegate.task(task, didCompleteWith: transport, bytesSent: bytesSent))
+            ended.append(Completion(task: handle.task, delegate: handle.delegate, transport: transport,
+                                    bytesSent: handle.bytesSent))
+        }
+    }
+
+    /// `complete(_:)` hands ended transfers to the completion queue, queuing a drain unless one
+    /// is queued or running (it will take them).
+    private func complete(_ ended: [Completion]) {
+        guard !ended.isEmpty else { return }
+        let startsDrain = completions.withLock { state -> Bool in
+            state.waiting.append(contentsOf: ended)
+            guard !state.draining else { return false }
+            state.draining = true
+            return true
+        }
+        guard startsDrain else { return }
+        pendingCompletions.enter()
+        completionQueue.async { [self] in
+            drainCompletions()
+            pendingCompletions.leave()
+        }
+    }
+
+    /// `drainCompletions()` runs on the completion queue until no completion waits: each turn
+    /// makes the files of every waiting transfer durable together, then runs their
+    /// `didCompleteWith` in the order they ended.
+    private func drainCompletions() {
+        while true {
+            let batch = completions.withLock { state -> [Completion] in
+                if state.waiting.isEmpty { state.draining = false }
+                defer { state.waiting.removeAll(keepingCapacity: true) }
+                return state.waiting
+            }
+            if batch.isEmpty { return }
+            var durable: [(any DurableCompletion, PartialFile)] = []
+            for completion in batch {
+                guard case .success = completion.transport, let delegate = completion.delegate as? any DurableCompletion,
+                      let file = delegate.fileAwaitingSync else { continue }
+                durable.append((delegate, file))
+            }
+            if !durable.isEmpty {
+                let errors = GroupSync.synchronize(durable.map(\.1))
+                for ((delegate, _), error) in zip(durable, errors) {
+                    delegate.didSynchronize(error)
+                }
+            }
+            for completion in batch {
+                let outcome = completion.delegate.task(completion.task, didCompleteWith: completion.transport,
+                                                       bytesSent: completion.bytesSent)
+                completion.task.finish(outcome)
             }
         }
     }

@@ -39,6 +39,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.file("f.bin.part").path))
     }
 
+    // A first attempt has no old bytes for the journal to forget: no checkpoint at offset 0 is
+    // written when it starts (thousands of small files would each pay a journal write), while a
+    // restart over recorded bytes still records offset 0 before the old bytes are destroyed.
+    @Test func onlyARestartOverRecordedBytesCheckpointsOffsetZero() async throws {
+        defer { fault.stop(); out.remove() }
+        let n = 50_000
+        let fresh = await DownloadRun.run(fault.url("/bytes/\(n)"), into: out.url, name: "fresh.bin",
+                                          policy: DownloadPolicy(checkpointInterval: nil))
+        #expect(fresh.error == nil)
+        #expect(contents("fresh.bin") == Pattern.bytes(count: n))
+        #expect(!fresh.checkpoints.contains { $0.durableOffset == 0 })
+
+        try plant(Data(count: 20_000), as: "again.bin")
+        let recorded = ResumeData(etag: faultETag(n), totalLength: Int64(n), durableOffset: 20_000)
+        let restarted = await DownloadRun.run(fault.url("/bytes/\(n)", query: ["ignore_range": "1"]), into: out.url,
+                                              name: "again.bin", policy: DownloadPolicy(checkpointInterval: nil),
+                                              resumeFrom: recorded)
+        #expect(restarted.error == nil)
+        #expect(contents("again.bin") == Pattern.bytes(count: n))
+        #expect(restarted.checkpoints.first?.durableOffset == 0)
+    }
+
     // Catalogue 3: a 206 whose start or total differs from what was asked is rejected; the .part is untouched.
     @Test(arguments: [["range_start_offset": "100"], ["range_total": "999999"]])
     func mismatchedPartialReplyIsRejected(_ lie: [String: String]) async throws {
