@@ -98,18 +98,70 @@ enum TaskLoader {
     static func load(_ db: Database, sql: String, arguments: StatementArguments) throws -> [TaskRecord] {
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         var records: [TaskRecord] = []
+        guard let first = rows.first else { return records }
         records.reserveCapacity(rows.count)
+        let columns = try Columns(first)
         var start = 0
         while start < rows.count {
             let chunk = rows[start..<min(start + chunkSize, rows.count)]
-            let ids = chunk.map { $0["id"] as Int64 }
+            let ids = chunk.map { $0[columns.id] as Int64 }
             let children = try Children(db, ids: ids)
             for row in chunk {
-                records.append(try record(row, children: children))
+                records.append(try record(row, columns: columns, children: children))
             }
             start += chunkSize
         }
         return records
+    }
+
+    /// `Columns` are the positions of the `task` columns in the rows of one query, found once
+    /// by name, so each row is read by position (looking a column up by name compares
+    /// lowercased names, which cost more than the rest of the row when thousands are read).
+    private struct Columns {
+        let id, state, checksumAlgorithm, checksumHex, uploadMethod, uploadBodyFile, destinationDir,
+            requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
+            position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
+            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply: Int
+
+        init(_ row: Row) throws {
+            var positions: [String: Int] = [:]
+            for (position, name) in row.columnNames.enumerated() {
+                positions[name.lowercased()] = position
+            }
+            func at(_ name: String) throws -> Int {
+                guard let position = positions[name] else {
+                    throw QueueError.journal(.invalidTask("the task table has no column \(name)"))
+                }
+                return position
+            }
+            id = try at("id")
+            state = try at("state")
+            checksumAlgorithm = try at("checksum_algorithm")
+            checksumHex = try at("checksum_hex")
+            uploadMethod = try at("upload_method")
+            uploadBodyFile = try at("upload_body_file")
+            destinationDir = try at("destination_dir")
+            requestedName = try at("requested_name")
+            overwrite = try at("overwrite")
+            contentDisposition = try at("content_disposition")
+            maxDownloadLimit = try at("max_download_limit")
+            retries = try at("retries")
+            resumeURL = try at("resume_url")
+            priority = try at("priority")
+            position = try at("position")
+            attempts = try at("attempts")
+            lastError = try at("last_error")
+            finalPath = try at("final_path")
+            resumeETag = try at("resume_etag")
+            resumeLastModified = try at("resume_last_modified")
+            totalLength = try at("total_length")
+            durableOffset = try at("durable_offset")
+            createdAt = try at("created_at")
+            updatedAt = try at("updated_at")
+            startedAt = try at("started_at")
+            finishedAt = try at("finished_at")
+            reply = try at("reply")
+        }
     }
 
     /// `Children` are the child rows of a set of tasks, grouped by task id and in order.
@@ -127,68 +179,68 @@ enum TaskLoader {
                     SELECT task_id, \(columns) FROM \(table) WHERE task_id IN (\(marks)) ORDER BY task_id, ordinal
                     """, arguments: arguments)
             }
+            // Read by position: the columns are the ones named in each query, in that order.
             for row in try rows("task_url", "url") {
-                urls[row["task_id"], default: []].append(TransferURL(trusted: row["url"]))
+                urls[row[0], default: []].append(TransferURL(trusted: row[1]))
             }
             for row in try rows("task_header", "name, value") {
-                headers[row["task_id"], default: []].append(HeaderField(trusted: row["name"], value: row["value"]))
+                headers[row[0], default: []].append(HeaderField(trusted: row[1], value: row[2]))
             }
             for row in try rows("upload_field", "name, value") {
-                fields[row["task_id"], default: []].append(UploadSpec.Field(name: row["name"], value: row["value"]))
+                fields[row[0], default: []].append(UploadSpec.Field(name: row[1], value: row[2]))
             }
             for row in try rows("upload_file", "field_name, path, filename, mime_type") {
-                files[row["task_id"], default: []].append(UploadSpec.File(
-                    fieldName: row["field_name"], path: row["path"],
-                    filename: row["filename"], mimeType: row["mime_type"]))
+                files[row[0], default: []].append(UploadSpec.File(
+                    fieldName: row[1], path: row[2], filename: row[3], mimeType: row[4]))
             }
         }
     }
 
-    private static func record(_ row: Row, children: Children) throws -> TaskRecord {
-        let id: Int64 = row["id"]
-        guard let state = TaskState(rawValue: row["state"]) else {
+    private static func record(_ row: Row, columns c: Columns, children: Children) throws -> TaskRecord {
+        let id: Int64 = row[c.id]
+        guard let state = TaskState(rawValue: row[c.state]) else {
             throw QueueError.journal(.invalidTask("task \(id) has an unknown state"))
         }
         var checksum: Checksum?
-        if let name: String = row["checksum_algorithm"], let hex: String = row["checksum_hex"],
+        if let name: String = row[c.checksumAlgorithm], let hex: String = row[c.checksumHex],
            let algorithm = Checksum.Algorithm(name: name) {
             checksum = try Checksum(algorithm: algorithm, hex: hex)
         }
         var upload: UploadSpec?
-        if let method: String = row["upload_method"] {
+        if let method: String = row[c.uploadMethod] {
             upload = UploadSpec(method: method, fields: children.fields[id] ?? [],
-                                files: children.files[id] ?? [], bodyFile: row["upload_body_file"])
+                                files: children.files[id] ?? [], bodyFile: row[c.uploadBodyFile])
         }
         let spec = TaskSpec(
             urls: children.urls[id] ?? [],
             headers: children.headers[id] ?? [],
-            destinationDirectory: row["destination_dir"],
-            requestedName: row["requested_name"],
-            overwrite: row["overwrite"],
+            destinationDirectory: row[c.destinationDir],
+            requestedName: row[c.requestedName],
+            overwrite: row[c.overwrite],
             checksum: checksum,
-            useContentDisposition: row["content_disposition"],
-            options: TaskOptions(maxDownloadLimit: row["max_download_limit"], retries: row["retries"]),
+            useContentDisposition: row[c.contentDisposition],
+            options: TaskOptions(maxDownloadLimit: row[c.maxDownloadLimit], retries: row[c.retries]),
             upload: upload)
-        let resumeURL: String? = row["resume_url"]
+        let resumeURL: String? = row[c.resumeURL]
         return TaskRecord(
             id: TaskID(id),
             spec: spec,
             state: state,
-            priority: row["priority"],
-            position: row["position"],
-            attempts: row["attempts"],
-            lastError: row["last_error"],
-            finalPath: row["final_path"],
+            priority: row[c.priority],
+            position: row[c.position],
+            attempts: row[c.attempts],
+            lastError: row[c.lastError],
+            finalPath: row[c.finalPath],
             resume: ResumeRecord(
                 finalURL: resumeURL.map(TransferURL.init(trusted:)),
-                etag: row["resume_etag"],
-                lastModified: row["resume_last_modified"],
-                totalLength: row["total_length"],
-                durableOffset: row["durable_offset"]),
-            createdAt: Journal.date(milliseconds: row["created_at"]),
-            updatedAt: Journal.date(milliseconds: row["updated_at"]),
-            startedAt: (row["started_at"] as Int64?).map(Journal.date(milliseconds:)),
-            finishedAt: (row["finished_at"] as Int64?).map(Journal.date(milliseconds:)),
-            reply: row["reply"])
+                etag: row[c.resumeETag],
+                lastModified: row[c.resumeLastModified],
+                totalLength: row[c.totalLength],
+                durableOffset: row[c.durableOffset]),
+            createdAt: Journal.date(milliseconds: row[c.createdAt]),
+            updatedAt: Journal.date(milliseconds: row[c.updatedAt]),
+            startedAt: (row[c.startedAt] as Int64?).map(Journal.date(milliseconds:)),
+            finishedAt: (row[c.finishedAt] as Int64?).map(Journal.date(milliseconds:)),
+            reply: row[c.reply])
     }
 }

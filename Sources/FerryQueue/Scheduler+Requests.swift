@@ -4,12 +4,27 @@ import Glibc
 
 extension Scheduler {
     /// `hostKey(_:)` is the `host:port` a URL's transfer counts against for the per-host limit.
+    /// Read from the validated text (`scheme://[userinfo@]host[:port]...`) without a URL
+    /// parser: it runs for every candidate the scheduler looks at.
     static func hostKey(_ url: TransferURL) -> String {
-        guard let components = URLComponents(string: url.string), let host = components.host else {
-            return url.string
+        let text = url.string
+        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return text }
+        let scheme = text[..<colon].lowercased()
+        var authority = text[text.index(colon, offsetBy: 3)...]
+        if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            authority = authority[..<end]
         }
-        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host.lowercased()):\(port)"
+        if let at = authority.lastIndex(of: "@") {
+            authority = authority[authority.index(after: at)...]
+        }
+        var host = authority
+        var port: Int?
+        // The last colon separates the port unless it is inside an IPv6 literal ("[::1]").
+        if let portColon = authority.lastIndex(of: ":"), !authority[portColon...].contains("]") {
+            host = authority[..<portColon]
+            port = Int(authority[authority.index(after: portColon)...])
+        }
+        return "\(host.lowercased()):\(port ?? (scheme == "https" ? 443 : 80))"
     }
 
     /// `headers(_:)` converts a task's header fields (validated when added) for a `Request`.
@@ -48,14 +63,20 @@ extension Scheduler {
     /// `destination(for:url:)` is where a download goes: its directory (or the default), its
     /// requested name (or the first mirror's, so every mirror writes the same file),
     /// numbered when a running download already writes there.
-    func destination(for record: TaskRecord, url: TransferURL) throws(FerryError) -> DownloadDestination {
+    /// `parsed` is `url` already parsed, when the caller has it.
+    func destination(for record: TaskRecord, url: TransferURL, parsed: URL? = nil) throws(FerryError) -> DownloadDestination {
         let directory = URL(fileURLWithPath: record.spec.destinationDirectory ?? configuration.defaultDirectory,
                             isDirectory: true)
         let wanted: String
         if let requestedName = record.spec.requestedName {
             wanted = requestedName
         } else {
-            wanted = SafeFileName.fromURL(try Request.validatedURL((record.spec.urls.first ?? url).string))
+            let first = record.spec.urls.first ?? url
+            if let parsed, first == url {
+                wanted = SafeFileName.fromURL(parsed)
+            } else {
+                wanted = SafeFileName.fromURL(try Request.validatedURL(first.string))
+            }
         }
         var destination = DownloadDestination(directory: directory, fileName: wanted, overwrite: record.spec.overwrite)
         var counter = 0

@@ -1,5 +1,6 @@
 import FerryKit
 import Foundation
+import Synchronization
 
 /// `Scheduler` runs the journal's queued tasks through FerryKit sessions: a global and a
 /// per-host concurrency limit, queue order (priority, then position), retries on timers,
@@ -40,6 +41,12 @@ public actor Scheduler {
     private var upcoming: [TaskRecord] = []
     /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
     private var endings: [Ending] = []
+    /// `concludeQueued` is true while a call of `concludeEndings()` is due (queued, or at the
+    /// end of `drainFinished()`), so `conclude` queues no other.
+    private var concludeQueued = false
+    /// `finished` are transfers that ended, handed over from the threads that end them
+    /// (`TransferTask.onFinish`) until `drainFinished()` takes them all in one actor turn.
+    private let finished = Mutex(FinishedTransfers())
     /// `readAhead` is the fewest candidates one journal read of `fill()` asks for.
     static let readAhead = 64
     /// `upcomingLimit` bounds `upcoming`.
@@ -63,6 +70,12 @@ public actor Scheduler {
         let response: HTTPResponse?
         /// The `.part` beside the destination, removed once the journal records the task done.
         let partPath: String?
+    }
+
+    /// `FinishedTransfers` is the hand-over of ended transfers to the actor.
+    private struct FinishedTransfers {
+        var waiting: [(TaskID, TransferTask, Result<TransferResult, FerryError>)] = []
+        var drainQueued = false
     }
 
     private enum Phase: Equatable {
@@ -97,9 +110,15 @@ public actor Scheduler {
         hub.finish()
     }
 
-    /// `events()` returns a stream of every event published from now on.
-    public nonisolated func events() -> AsyncStream<SchedulerEvent> {
-        hub.subscribe()
+    /// `events(progress:)` returns a stream of every event published from now on; without
+    /// `progress`, of every event but `.progress` (a follower that prints only starts and
+    /// ends is then not woken for each snapshot).
+    public nonisolated func events(progress: Bool = true) -> AsyncStream<SchedulerEvent> {
+        guard !progress else { return hub.subscribe() }
+        return hub.subscribe { event in
+            if case .progress = event { return false }
+            return true
+        }
     }
 
     /// `finishEvents()` ends every event stream once the events already published have been
@@ -328,15 +347,15 @@ public actor Scheduler {
                 transfer = lane.session.task(kind: .upload, request: request, delegate: DataTaskDelegate())
             } else {
                 lane = self.lane(forRate: record.spec.options.maxDownloadLimit)
-                let destination = try destination(for: record, url: url)
+                let parsed = try Request.validatedURL(url.string)
+                let destination = try destination(for: record, url: url, parsed: parsed)
                 if let committed = committedOutcome(of: record, destination: destination, url: url) {
                     hub.publish(.started(record.id))
                     conclude(record.id, record: record, outcome: committed, intent: nil, response: nil)
                     return
                 }
                 partPath = destination.partialFileURL.path
-                let request = Request(url: try Request.validatedURL(url.string),
-                                      headers: Scheduler.headers(record.spec.headers))
+                let request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)
                 transfer = lane.session.task(kind: .download, request: request, delegate: delegate)
             }
@@ -352,14 +371,52 @@ public actor Scheduler {
         hub.publish(.started(record.id))
         let id = record.id
         let checksum = record.spec.upload == nil && !delegateFactory.verifiesChecksum ? record.spec.checksum : nil
-        transfer.resume()
-        Task { [weak self] in
-            var outcome = await transfer.outcome()
-            if let checksum, case .success(let result) = outcome, let file = result.fileURL {
-                outcome = checksum.verify(file: file).map { result }
+        if let checksum {
+            // A delegate that does not check the digest itself: hash the file off the actor.
+            Task { [weak self] in
+                var outcome = await transfer.outcome()
+                if case .success(let result) = outcome, let file = result.fileURL {
+                    outcome = checksum.verify(file: file).map { result }
+                }
+                self?.transferFinished(id, transfer: transfer, outcome: outcome)
             }
-            await self?.transferEnded(id, transfer: transfer, outcome: outcome)
+        } else {
+            transfer.onFinish { [weak self] outcome in
+                self?.transferFinished(id, transfer: transfer, outcome: outcome)
+            }
         }
+        transfer.resume()
+    }
+
+    /// `transferFinished(_:transfer:outcome:)` hands an ended transfer to the actor, from the
+    /// thread that ended it; transfers ending while the actor is busy are taken together.
+    private nonisolated func transferFinished(
+        _ id: TaskID, transfer: TransferTask, outcome: Result<TransferResult, FerryError>
+    ) {
+        let queuesDrain = finished.withLock { state -> Bool in
+            state.waiting.append((id, transfer, outcome))
+            guard !state.drainQueued else { return false }
+            state.drainQueued = true
+            return true
+        }
+        guard queuesDrain else { return }
+        Task { [weak self] in
+            await self?.drainFinished()
+        }
+    }
+
+    /// `drainFinished()` ends every handed-over transfer, then records them all at once.
+    private func drainFinished() {
+        let batch = finished.withLock { state in
+            state.drainQueued = false
+            defer { state.waiting.removeAll() }
+            return state.waiting
+        }
+        concludeQueued = true  // conclude() queues nothing: the endings are recorded below
+        for (id, transfer, outcome) in batch {
+            transferEnded(id, transfer: transfer, outcome: outcome)
+        }
+        concludeEndings()
     }
 
     private func lane(forRate rate: Int64?) -> SessionLane {
@@ -401,7 +458,8 @@ public actor Scheduler {
     ) {
         endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response,
                               partPath: partPath))
-        guard endings.count == 1 else { return }
+        guard !concludeQueued else { return }
+        concludeQueued = true
         Task { [weak self] in
             await self?.concludeEndings()
         }
@@ -411,6 +469,7 @@ public actor Scheduler {
     /// them all in the journal with one commit, publishes their `ended` events in order, then
     /// fills the freed slots.
     private func concludeEndings() {
+        concludeQueued = false
         let batch = endings
         endings.removeAll()
         guard !batch.isEmpty else { return }

@@ -2,7 +2,8 @@ import FerryKit
 import Synchronization
 
 /// `SessionLane` is one `SessionManager` the `Scheduler` runs transfers on, with the map
-/// from its transfer ids to journal task ids, and a task that forwards its progress events.
+/// from its transfer ids to journal task ids, and an observer that forwards its progress
+/// events as the scheduler's (on the engine thread: no task is woken per event).
 ///
 /// Transfers with a per-task speed limit run in a lane of their own (the limit is a session
 /// setting). Thread-safe.
@@ -12,22 +13,19 @@ final class SessionLane: Sendable {
     /// `ownsSession` is true when the scheduler made the session and must invalidate it.
     let ownsSession: Bool
     private let taskIDs = Mutex<[Int: TaskID]>([:])
-    private let forwarder = Mutex<Task<Void, Never>?>(nil)
+    private let observer = Mutex<Int?>(nil)
 
-    /// `init(session:ownsSession:hub:)` subscribes to the session's events at once, so no
+    /// `init(session:ownsSession:hub:)` observes the session's events at once, so no
     /// progress of a transfer started afterwards is missed.
     init(session: SessionManager, ownsSession: Bool, hub: SchedulerEventHub) {
         self.session = session
         self.ownsSession = ownsSession
-        let events = session.events()
-        let task = Task { [weak self] in
-            for await event in events {
-                guard case .progress(let transferID, let progress) = event,
-                      let id = self?.taskIDs.withLock({ $0[transferID] }) else { continue }
-                hub.publish(.progress(id, progress))
-            }
+        let token = session.observe { [weak self] event in
+            guard case .progress(let transferID, let progress) = event,
+                  let id = self?.taskIDs.withLock({ $0[transferID] }) else { return }
+            hub.publish(.progress(id, progress))
         }
-        forwarder.withLock { $0 = task }
+        observer.withLock { $0 = token }
     }
 
     /// `register(_:as:)` maps a transfer to its task until `unregister(_:)`.
@@ -42,7 +40,9 @@ final class SessionLane: Sendable {
 
     /// `close()` stops forwarding and invalidates the session when the lane owns it.
     func close() {
-        forwarder.withLock { $0?.cancel() }
+        if let token = observer.withLock({ $0.take() }) {
+            session.removeObserver(token)
+        }
         if ownsSession {
             session.invalidate()
         }

@@ -68,7 +68,7 @@ struct ResumeCommand: AsyncParsableCommand {
                                                    maximumPerHost: maxPerHost)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         let printer = EventPrinter(json: json)
-        let events = scheduler.events()
+        let events = scheduler.events(progress: json)
         let following = Task { await printer.follow(events, journal: journal) }
         let trap = SignalTrap.install { _ in
             Task {

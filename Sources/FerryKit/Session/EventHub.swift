@@ -1,40 +1,82 @@
 import Synchronization
 
-/// `EventHub` fans events out to every subscriber's `AsyncStream` (a session's ``TaskEvent``s,
-/// the queue's scheduler events). Thread-safe.
+/// `EventHub` fans events out to every subscriber (a session's ``TaskEvent``s, the queue's
+/// scheduler events): `AsyncStream`s, and observers called on the publishing thread.
+/// Thread-safe.
 public final class EventHub<Event: Sendable>: Sendable {
-    private let subscribers = Mutex<[Int: AsyncStream<Event>.Continuation]>([:])
+    /// Arrays, not dictionaries: `publish` takes a copy of them for every event, and copying
+    /// an array only retains its storage.
+    private struct Subscribers {
+        var streams: [Stream] = []
+        var observers: [Observer] = []
+    }
+
+    private struct Stream {
+        let id: Int
+        let continuation: AsyncStream<Event>.Continuation
+        let filter: (@Sendable (Event) -> Bool)?
+    }
+
+    private struct Observer {
+        let id: Int
+        let handler: @Sendable (Event) -> Void
+    }
+
+    private let subscribers = Mutex(Subscribers())
     private let nextID = Atomic<Int>(0)
 
     public init() {}
 
-    /// `subscribe()` returns a stream of every event published from now on; it ends at ``finish()``.
-    public func subscribe() -> AsyncStream<Event> {
+    /// `subscribe(where:)` returns a stream of every event published from now on (only those
+    /// `filter` accepts, when given: a follower that ignores most events is not woken for
+    /// them); it ends at ``finish()``.
+    public func subscribe(where filter: (@Sendable (Event) -> Bool)? = nil) -> AsyncStream<Event> {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            self?.subscribers.withLock { $0.streams.removeAll { $0.id == id } }
         }
-        subscribers.withLock { $0[id] = continuation }
+        subscribers.withLock { $0.streams.append(Stream(id: id, continuation: continuation, filter: filter)) }
         return stream
     }
 
-    /// `publish(_:)` hands `event` to every subscriber.
+    /// `observe(_:)` calls `handler` with every event published from now on, on the thread
+    /// that publishes it (which it must not hold up), until ``removeObserver(_:)`` with the
+    /// returned token.
+    public func observe(_ handler: @escaping @Sendable (Event) -> Void) -> Int {
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
+        subscribers.withLock { $0.observers.append(Observer(id: id, handler: handler)) }
+        return id
+    }
+
+    /// `removeObserver(_:)` stops the observer `observe(_:)` returned `token` for.
+    public func removeObserver(_ token: Int) {
+        subscribers.withLock { $0.observers.removeAll { $0.id == token } }
+    }
+
+    /// `publish(_:)` hands `event` to every observer and subscriber.
     public func publish(_ event: Event) {
-        let targets = subscribers.withLock { Array($0.values) }
-        for continuation in targets {
-            continuation.yield(event)
+        let (streams, observers) = subscribers.withLock { ($0.streams, $0.observers) }
+        for observer in observers {
+            observer.handler(event)
+        }
+        for stream in streams where stream.filter?(event) ?? true {
+            stream.continuation.yield(event)
         }
     }
 
-    /// `finish()` ends every stream once the events already published have been delivered.
+    /// `finish()` ends every stream once the events already published have been delivered,
+    /// and drops the observers.
     public func finish() {
         let targets = subscribers.withLock { subscribers in
-            defer { subscribers.removeAll() }
-            return Array(subscribers.values)
+            defer {
+                subscribers.streams.removeAll()
+                subscribers.observers.removeAll()
+            }
+            return subscribers.streams
         }
-        for continuation in targets {
-            continuation.finish()
+        for stream in targets {
+            stream.continuation.finish()
         }
     }
 }

@@ -24,7 +24,8 @@ public struct Request: Sendable {
 
     /// Parses and checks a URL typed by a user: http or https, a host, no spaces or control characters.
     public static func validatedURL(_ text: String) throws(FerryError) -> URL {
-        let shown = URLMasking.mask(text).printable
+        // The masked form is only made for an error message.
+        var shown: String { URLMasking.mask(text).printable }
         if text.isEmpty { throw .input(.malformedURL(text, "the URL is empty")) }
         if text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
             throw .input(.malformedURL(shown, "it contains a space, line break or control character"))

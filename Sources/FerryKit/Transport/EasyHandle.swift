@@ -236,6 +236,11 @@ final class EasyHandle {
     // MARK: - Helpers
 
     private var effectiveURL: URL? {
+        // Without a redirect it is the request's URL: no need to parse libcurl's copy again.
+        var redirects = 0
+        if ccurl_easy_getinfo_long(raw, CURLINFO_REDIRECT_COUNT, &redirects) == CURLE_OK, redirects == 0 {
+            return task.request.url
+        }
         var pointer: UnsafePointer<CChar>?
         guard ccurl_easy_getinfo_string(raw, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else { return nil }
         return URL(string: String(cString: pointer))
