@@ -12,8 +12,9 @@ public enum SchedulerEvent: Sendable {
     /// `ended` means the attempt ended and the task is now in the given state: `done`,
     /// `failed`, `paused` (by the user, a stop, or a full disk), `cancelled`, or `queued`
     /// (it will be retried, or another mirror tried). `error` is the masked message, `nil`
-    /// on success or when stopped on purpose.
-    case ended(TaskID, TaskState, error: String?)
+    /// on success or when stopped on purpose. `path` is the file of a download now `done`
+    /// (where it was saved, so a follower need not read it from the journal), else `nil`.
+    case ended(TaskID, TaskState, error: String?, path: String? = nil)
     /// `journalChanged` means rows changed (this scheduler's or another process's): views
     /// of the queue should be read again.
     case journalChanged

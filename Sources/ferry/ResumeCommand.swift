@@ -119,7 +119,7 @@ struct EventPrinter: Sendable {
                 line.add("sent", progress.sentBytes)
                 line.add("bytes_per_second", progress.bytesPerSecond)
                 Console.output(line.line)
-            case .ended(let id, let state, let error):
+            case .ended(let id, let state, let error, let path):
                 if json {
                     var line = JSONLine()
                     line.add("event", "ended")
@@ -129,7 +129,9 @@ struct EventPrinter: Sendable {
                     Console.output(line.line)
                 } else {
                     var text = "#\(id) \(state)"
-                    if state == .done, let path = (try? journal.finalPath(of: id)) ?? nil { text += " \(path.displayable)" }
+                    if state == .done, let path = path ?? ((try? journal.finalPath(of: id)) ?? nil) {
+                        text += " \(path.displayable)"
+                    }
                     if let error { text += ": \(error.displayable)" }
                     Console.error(text)
                 }

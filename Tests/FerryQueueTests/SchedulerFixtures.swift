@@ -79,7 +79,7 @@ enum SchedulerEvents {
         for event in events {
             switch event {
             case .started(let id): running.insert(id); most = max(most, running.count)
-            case .ended(let id, _, _): running.remove(id)
+            case .ended(let id, _, _, _): running.remove(id)
             default: break
             }
         }
@@ -98,7 +98,7 @@ enum SchedulerEvents {
     /// `ends(_:of:)` is every `(state, error)` the task ended an attempt with, in order.
     static func ends(_ events: [SchedulerEvent], of wanted: TaskID) -> [(TaskState, String?)] {
         events.compactMap { event in
-            guard case .ended(let id, let state, let error) = event, id == wanted else { return nil }
+            guard case .ended(let id, let state, let error, _) = event, id == wanted else { return nil }
             return (state, error)
         }
     }
@@ -106,7 +106,7 @@ enum SchedulerEvents {
     /// `count(_:state:)` counts `ended` events with `state`.
     static func count(_ events: [SchedulerEvent], state wanted: TaskState) -> Int {
         events.filter { event in
-            if case .ended(_, let state, _) = event { return state == wanted }
+            if case .ended(_, let state, _, _) = event { return state == wanted }
             return false
         }.count
     }

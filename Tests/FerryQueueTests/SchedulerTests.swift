@@ -43,6 +43,12 @@ import Testing
         #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.count($0, state: .done) == 200 })
         #expect(SchedulerEvents.maximumConcurrent(recorder.all) == 8)
         #expect(try journal.countsByState()[.done] == 200)
+        // Each done event names the file as the journal does.
+        let tasks = try journal.tasks(limit: 200)
+        for event in recorder.all {
+            guard case .ended(let id, .done, _, let path) = event else { continue }
+            #expect(path != nil && path == tasks.first { $0.id == id }?.finalPath)
+        }
         for index in 0..<200 {
             let path = "\(out)/f\(index).bin"
             #expect(try SHA256Hex.of(file: URL(fileURLWithPath: path)) == Pattern.sha256Hex(count: 1_000 + index * 97, seed: index))

@@ -38,7 +38,7 @@ public final class SchedulerActivity: TransferActivity {
         switch event {
         case .started(let id): .started(id)
         case .progress(let id, let progress): .progress(id, progress)
-        case .ended(let id, let state, let error): .ended(id, state, error: error)
+        case .ended(let id, let state, let error, _): .ended(id, state, error: error)
         case .journalChanged: .journalChanged
         }
     }
