@@ -4,7 +4,12 @@ import Foundation
 /// existing file may be replaced (AFNetworking's destination block, made safe).
 public struct DownloadDestination: Sendable, Equatable {
     /// The directory the file is written in.
-    public var directory: URL
+    public var directory: URL {
+        didSet { directoryPath = DownloadDestination.path(of: directory) }
+    }
+    /// `directory`'s path without a trailing slash, kept so the paths below need no URL work
+    /// (the queue computes them for every file it starts).
+    public private(set) var directoryPath: String
     /// The file name inside ``directory``, already safe (see ``SafeFileName``).
     public var fileName: String
     /// Whether an existing file of that name is replaced; `false` by default, when the new
@@ -13,6 +18,7 @@ public struct DownloadDestination: Sendable, Equatable {
 
     public init(directory: URL, fileName: String, overwrite: Bool = false) {
         self.directory = directory
+        self.directoryPath = DownloadDestination.path(of: directory)
         self.fileName = fileName
         self.overwrite = overwrite
     }
@@ -22,4 +28,18 @@ public struct DownloadDestination: Sendable, Equatable {
 
     /// The partial file written while the download runs: `NAME.part` next to the destination.
     public var partialFileURL: URL { directory.appendingPathComponent(fileName + ".part", isDirectory: false) }
+
+    /// ``partialFileURL``'s path.
+    public var partialFilePath: String { filePath(named: fileName + ".part") }
+
+    /// The path of the file called `name` in ``directory``.
+    public func filePath(named name: String) -> String {
+        directoryPath + "/" + name
+    }
+
+    private static func path(of directory: URL) -> String {
+        var path = directory.path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        return path == "/" ? "" : path
+    }
 }

@@ -33,7 +33,7 @@ public final class DownloadTaskDelegate: TaskDelegate, @unchecked Sendable {
     public func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
         self.response = response
         guard response.isSuccess else { return }
-        file = try PartialFile.create(at: destination.partialFileURL)
+        file = try PartialFile.create(atPath: destination.partialFilePath)
     }
 
     public func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {

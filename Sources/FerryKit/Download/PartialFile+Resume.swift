@@ -30,7 +30,7 @@ extension PartialFile {
             Glibc.close(fd)
             throw .file(.from(errno: code, path: path, operation: "truncate"))
         }
-        let file = PartialFile(url: url, descriptor: fd, length: offset)
+        let file = PartialFile(path: path, descriptor: fd, length: offset)
         file.writeBackStart = offset
         return file
     }
@@ -47,9 +47,9 @@ extension PartialFile {
             let read = pread(descriptor, buffer.baseAddress, wanted, off_t(offset))
             if read < 0 {
                 if errno == EINTR { continue }
-                throw .file(.from(errno: errno, path: url.path, operation: "read"))
+                throw .file(.from(errno: errno, path: path, operation: "read"))
             }
-            if read == 0 { throw .file(.io(path: url.path, errno: EIO, operation: "read (file shorter than expected)")) }
+            if read == 0 { throw .file(.io(path: path, errno: EIO, operation: "read (file shorter than expected)")) }
             body(UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
             offset += Int64(read)
         }

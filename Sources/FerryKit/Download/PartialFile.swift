@@ -7,7 +7,9 @@ import Foundation
 /// Used on one thread at a time (the engine's).
 public final class PartialFile {
     /// Where the partial file lives.
-    public let url: URL
+    public var url: URL { URL(fileURLWithPath: path) }
+    /// ``url``'s path.
+    public let path: String
     private(set) var descriptor: Int32
     /// Bytes in the file.
     public private(set) var length: Int64
@@ -20,7 +22,11 @@ public final class PartialFile {
     ///
     /// A leftover file of that name (or a planted symlink) is removed first, never followed.
     public static func create(at url: URL) throws(FerryError) -> PartialFile {
-        let path = url.path
+        try create(atPath: url.path)
+    }
+
+    /// ``create(at:)`` for a path.
+    public static func create(atPath path: String) throws(FerryError) -> PartialFile {
         var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 && errno == EEXIST {
             guard unlink(path) == 0 || errno == ENOENT else {
@@ -29,11 +35,11 @@ public final class PartialFile {
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { throw .file(.from(errno: errno, path: path, operation: "create")) }
-        return PartialFile(url: url, descriptor: fd, length: 0)
+        return PartialFile(path: path, descriptor: fd, length: 0)
     }
 
-    init(url: URL, descriptor: Int32, length: Int64) {
-        self.url = url
+    init(path: String, descriptor: Int32, length: Int64) {
+        self.path = path
         self.descriptor = descriptor
         self.length = length
     }
@@ -50,7 +56,7 @@ public final class PartialFile {
             let written = Glibc.write(descriptor, pointer, remaining)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw .file(.from(errno: errno, path: url.path, operation: "write"))
+                throw .file(.from(errno: errno, path: path, operation: "write"))
             }
             remaining -= written
             pointer += written
@@ -71,7 +77,7 @@ public final class PartialFile {
     public func synchronize() throws(FerryError) {
         while fdatasync(descriptor) != 0 {
             if errno == EINTR { continue }
-            throw .file(.from(errno: errno, path: url.path, operation: "sync"))
+            throw .file(.from(errno: errno, path: path, operation: "sync"))
         }
     }
 
@@ -86,7 +92,7 @@ public final class PartialFile {
     /// Removes the partial file.
     public func discard() {
         close()
-        unlink(url.path)
+        unlink(path)
     }
 
     /// Gives the file its final name and returns it: `destination.fileURL` when free (or when
@@ -96,33 +102,33 @@ public final class PartialFile {
     /// that record leaves a trace `DownloadDestination.recoverCommittedFile()` recognises;
     /// `false` by default.
     public func commit(to destination: DownloadDestination, keepingPartialName: Bool = false) throws(FerryError) -> URL {
-        guard descriptor >= 0 else { throw .file(.io(path: url.path, errno: EBADF, operation: "commit")) }
+        guard descriptor >= 0 else { throw .file(.io(path: path, errno: EBADF, operation: "commit")) }
         fchmod(descriptor, 0o666 & ~FileModeMask.current)
         close()
         if destination.overwrite {
-            guard rename(url.path, destination.fileURL.path) == 0 else {
+            guard rename(path, destination.fileURL.path) == 0 else {
                 throw .file(.from(errno: errno, path: destination.fileURL.path, operation: "rename to"))
             }
             return destination.fileURL
         }
         for counter in 0...10_000 {
             let name = counter == 0 ? destination.fileName : SafeFileName.numbered(destination.fileName, counter)
-            let candidate = destination.directory.appendingPathComponent(name, isDirectory: false)
-            if link(url.path, candidate.path) == 0 {
-                if !keepingPartialName { unlink(url.path) }
-                return candidate
+            let candidate = destination.filePath(named: name)
+            if link(path, candidate) == 0 {
+                if !keepingPartialName { unlink(path) }
+                return URL(fileURLWithPath: candidate)
             }
             let code = errno
             if code == EEXIST { continue }
             if code == EPERM || code == EOPNOTSUPP || code == EXDEV {
                 // No hard links here: check-then-rename is the best this file system allows.
-                if access(candidate.path, F_OK) == 0 { continue }
-                guard rename(url.path, candidate.path) == 0 else {
-                    throw .file(.from(errno: errno, path: candidate.path, operation: "rename to"))
+                if access(candidate, F_OK) == 0 { continue }
+                guard rename(path, candidate) == 0 else {
+                    throw .file(.from(errno: errno, path: candidate, operation: "rename to"))
                 }
-                return candidate
+                return URL(fileURLWithPath: candidate)
             }
-            throw .file(.from(errno: code, path: candidate.path, operation: "create"))
+            throw .file(.from(errno: code, path: candidate, operation: "create"))
         }
         throw .file(.alreadyExists(destination.fileURL.path))
     }

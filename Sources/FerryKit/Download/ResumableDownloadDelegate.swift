@@ -224,7 +224,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             checkpoint(fresh)
         }
         durableLength = 0
-        file = try PartialFile.create(at: destination.partialFileURL)
+        file = try PartialFile.create(atPath: destination.partialFilePath)
         current = fresh
         lastCheckpoint = clock.now()
         hasher = policy.expectedChecksum.map { ChecksumHasher(algorithm: $0.algorithm) }
