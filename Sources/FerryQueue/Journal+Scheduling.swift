@@ -10,19 +10,40 @@ extension Journal {
         guard !ids.isEmpty else { return [] }
         let time = timestamp()
         return try write { db in
-            let statement = try db.cachedStatement(sql: """
-                UPDATE task SET state = 'running', started_at = ?, updated_at = ?
-                WHERE id = ? AND state = 'queued'
-                """)
-            var moved: [TaskID] = []
-            for id in ids {
-                try statement.execute(arguments: [time, time, id.rawValue])
-                if db.changesCount == 1 { moved.append(id) }
-            }
+            let moved = try Journal.markRunning(ids, time: time, in: db)
             if !moved.isEmpty {
                 try JournalMeta.bumpRevision(db)
             }
             return moved
+        }
+    }
+
+    /// `markRunning(_:time:in:)` is `markRunning(_:)`'s work inside a transaction.
+    private static func markRunning(_ ids: [TaskID], time: Int64, in db: Database) throws -> [TaskID] {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE task SET state = 'running', started_at = ?, updated_at = ?
+            WHERE id = ? AND state = 'queued'
+            """)
+        var moved: [TaskID] = []
+        for id in ids {
+            try statement.execute(arguments: [time, time, id.rawValue])
+            if db.changesCount == 1 { moved.append(id) }
+        }
+        return moved
+    }
+
+    /// `recordOutcomes(_:markingRunning:)` is `recordOutcomes(_:)` then `markRunning(_:)` in
+    /// one transaction: the scheduler records the attempts that ended and starts the tasks
+    /// taking their slots with one commit. Returns the states as `recordOutcomes(_:)` does and
+    /// the tasks that moved to `running`.
+    public func recordOutcomes(_ outcomes: [AttemptOutcome], markingRunning ids: [TaskID]) throws(QueueError) -> (states: [TaskState?], running: [TaskID]) {
+        guard !outcomes.isEmpty || !ids.isEmpty else { return ([], []) }
+        let time = timestamp()
+        return try write { db in
+            let states = try Journal.recordOutcomes(outcomes, time: time, in: db)
+            let moved = try Journal.markRunning(ids, time: time, in: db)
+            try JournalMeta.bumpRevision(db)
+            return (states, moved)
         }
     }
 
@@ -44,31 +65,37 @@ extension Journal {
         guard !outcomes.isEmpty else { return [] }
         let time = timestamp()
         return try write { db in
-            var states: [TaskState?] = []
-            states.reserveCapacity(outcomes.count)
-            let select = try db.cachedStatement(sql: "SELECT state FROM task WHERE id = ?")
-            for outcome in outcomes {
-                guard let current = try String.fetchOne(select, arguments: [outcome.id.rawValue])
-                    .flatMap(TaskState.init(rawValue:)) else {
-                    states.append(nil)
-                    continue
-                }
-                let next = current.canTransition(to: outcome.state) ? outcome.state : current
-                let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
-                    ? ", finished_at = :time" : ""
-                try db.cachedStatement(sql: """
-                    UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
-                        final_path = COALESCE(:path, final_path), reply = COALESCE(:reply, reply),
-                        updated_at = :time\(stamp)
-                    WHERE id = :id
-                    """).execute(arguments: ["state": next.rawValue, "error": outcome.message,
-                                             "path": outcome.finalPath, "reply": outcome.reply,
-                                             "time": time, "id": outcome.id.rawValue])
-                states.append(next)
-            }
+            let states = try Journal.recordOutcomes(outcomes, time: time, in: db)
             try JournalMeta.bumpRevision(db)
             return states
         }
+    }
+
+    /// `recordOutcomes(_:time:in:)` is `recordOutcomes(_:)`'s work inside a transaction.
+    private static func recordOutcomes(_ outcomes: [AttemptOutcome], time: Int64, in db: Database) throws -> [TaskState?] {
+        var states: [TaskState?] = []
+        states.reserveCapacity(outcomes.count)
+        let select = try db.cachedStatement(sql: "SELECT state FROM task WHERE id = ?")
+        for outcome in outcomes {
+            guard let current = try String.fetchOne(select, arguments: [outcome.id.rawValue])
+                .flatMap(TaskState.init(rawValue:)) else {
+                states.append(nil)
+                continue
+            }
+            let next = current.canTransition(to: outcome.state) ? outcome.state : current
+            let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
+                ? ", finished_at = :time" : ""
+            try db.cachedStatement(sql: """
+                UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
+                    final_path = COALESCE(:path, final_path), reply = COALESCE(:reply, reply),
+                    updated_at = :time\(stamp)
+                WHERE id = :id
+                """).execute(arguments: ["state": next.rawValue, "error": outcome.message,
+                                         "path": outcome.finalPath, "reply": outcome.reply,
+                                         "time": time, "id": outcome.id.rawValue])
+            states.append(next)
+        }
+        return states
     }
 
     /// `states(of:)` reads the current state of each given task with one query; removed

@@ -65,8 +65,7 @@ extension Scheduler {
     /// numbered when a running download already writes there.
     /// `parsed` is `url` already parsed, when the caller has it.
     func destination(for record: TaskRecord, url: TransferURL, parsed: URL? = nil) throws(FerryError) -> DownloadDestination {
-        let directory = URL(fileURLWithPath: record.spec.destinationDirectory ?? configuration.defaultDirectory,
-                            isDirectory: true)
+        let directoryPath = record.spec.destinationDirectory ?? configuration.defaultDirectory
         let wanted: String
         if let requestedName = record.spec.requestedName {
             wanted = requestedName
@@ -78,9 +77,11 @@ extension Scheduler {
                 wanted = SafeFileName.fromURL(try Request.validatedURL(first.string))
             }
         }
-        var destination = DownloadDestination(directory: directory, fileName: wanted, overwrite: record.spec.overwrite)
+        var destination = directoryPrototype(directoryPath)
+        destination.fileName = wanted
+        destination.overwrite = record.spec.overwrite
         var counter = 0
-        while destinationsInUse.contains(destination.partialFileURL.path), counter < 10_000 {
+        while destinationsInUse.contains(destination.partialFilePath), counter < 10_000 {
             counter += 1
             destination.fileName = SafeFileName.numbered(wanted, counter)
         }

@@ -34,6 +34,10 @@ public actor Scheduler {
     private var mirrorIndex: [TaskID: Int] = [:]
     /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
     var destinationsInUse: Set<String> = []
+    /// `directories` are destinations by directory path, their URL and path already worked
+    /// out (a queue usually writes into a few directories); at most `directoryCacheLimit`.
+    private var directories: [String: DownloadDestination] = [:]
+    private static let directoryCacheLimit = 64
     /// `upcoming` are queued tasks read ahead of need, in queue order, for `fill()`. Their
     /// state may have moved on (`markRunning` starts only tasks still queued); it is dropped
     /// whenever the order may have changed: a journal revision from elsewhere, a task queued
@@ -268,10 +272,28 @@ public actor Scheduler {
     /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
     /// slot that frees usually needs no journal read.
     func fill() {
-        guard case .running = phase else { return }
+        let chosen = chooseCandidates()
+        guard !chosen.isEmpty else { return }
+        let moved: Set<TaskID>
+        do {
+            moved = Set(try journal.markRunning(chosen.map { $0.0.id }))
+        } catch {
+            lastJournalError = error
+            return
+        }
+        start(chosen, moved: moved)
+    }
+
+    /// `Candidate` is a task chosen for a free slot, with the URL it starts from and its host.
+    typealias Candidate = (TaskRecord, TransferURL, String)
+
+    /// `chooseCandidates()` picks the queued tasks that take the free slots (see `fill()`),
+    /// without marking them running.
+    private func chooseCandidates() -> [Candidate] {
+        guard case .running = phase else { return [] }
         // An ended attempt holds its slot until it is recorded and its `ended` published.
         var free = configuration.maximumConcurrent - running.count - endings.count
-        guard free > 0 else { return }
+        guard free > 0 else { return [] }
         var excluded = Set(running.keys).union(retryTimers.keys)
         var perHost: [String: Int] = [:]
         for task in running.values {
@@ -280,7 +302,7 @@ public actor Scheduler {
         for ending in endings {
             perHost[Scheduler.hostKey(currentURL(of: ending.record)), default: 0] += 1
         }
-        var chosen: [(TaskRecord, TransferURL, String)] = []
+        var chosen: [Candidate] = []
         var kept: [TaskRecord] = []
         func consider(_ record: TaskRecord) {
             guard free > 0 else {
@@ -318,14 +340,11 @@ public actor Scheduler {
             if candidates.count < limit { break }
         }
         upcoming = kept.count > Scheduler.upcomingLimit ? Array(kept.prefix(Scheduler.upcomingLimit)) : kept
-        guard !chosen.isEmpty else { return }
-        let moved: Set<TaskID>
-        do {
-            moved = Set(try journal.markRunning(chosen.map { $0.0.id }))
-        } catch {
-            lastJournalError = error
-            return
-        }
+        return chosen
+    }
+
+    /// `start(_:moved:)` starts the chosen tasks the journal marked running (`moved`).
+    private func start(_ chosen: [Candidate], moved: Set<TaskID>) {
         if moved.count < chosen.count {
             upcoming.removeAll()
         }
@@ -349,12 +368,14 @@ public actor Scheduler {
                 lane = self.lane(forRate: record.spec.options.maxDownloadLimit)
                 let parsed = try Request.validatedURL(url.string)
                 let destination = try destination(for: record, url: url, parsed: parsed)
-                if let committed = committedOutcome(of: record, destination: destination, url: url) {
+                // Only a task that ran before can have committed its file before a kill.
+                if record.startedAt != nil,
+                   let committed = committedOutcome(of: record, destination: destination, url: url) {
                     hub.publish(.started(record.id))
                     conclude(record.id, record: record, outcome: committed, intent: nil, response: nil)
                     return
                 }
-                partPath = destination.partialFileURL.path
+                partPath = destination.partialFilePath
                 let request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)
                 transfer = lane.session.task(kind: .download, request: request, delegate: delegate)
@@ -419,6 +440,16 @@ public actor Scheduler {
         concludeEndings()
     }
 
+    /// `directoryPrototype(_:)` is a destination in the directory at `path` (its file name is
+    /// still to be set).
+    func directoryPrototype(_ path: String) -> DownloadDestination {
+        if let known = directories[path] { return known }
+        if directories.count >= Scheduler.directoryCacheLimit { directories.removeAll() }
+        let made = DownloadDestination(directory: URL(fileURLWithPath: path, isDirectory: true), fileName: "")
+        directories[path] = made
+        return made
+    }
+
     private func lane(forRate rate: Int64?) -> SessionLane {
         guard let rate else { return mainLane }
         if let lane = rateLanes[rate] { return lane }
@@ -465,9 +496,10 @@ public actor Scheduler {
         }
     }
 
-    /// `concludeEndings()` decides what each queued ended attempt means for its task, records
-    /// them all in the journal with one commit, publishes their `ended` events in order, then
-    /// fills the freed slots.
+    /// `concludeEndings()` decides what each queued ended attempt means for its task, chooses
+    /// the tasks that take the freed slots, records both in the journal with one commit,
+    /// publishes the `ended` events in order, then starts the chosen tasks (and fills any slot
+    /// still free, such as one of a task queued again by this very batch).
     private func concludeEndings() {
         concludeQueued = false
         let batch = endings
@@ -481,9 +513,13 @@ public actor Scheduler {
             AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message,
                            reply: decision.reply)
         }
+        let chosen = chooseCandidates()
         var states: [TaskState?]
+        var moved: Set<TaskID> = []
         do {
-            states = try journal.recordOutcomes(recorded)
+            let written = try journal.recordOutcomes(recorded, markingRunning: chosen.map { $0.0.id })
+            states = written.states
+            moved = Set(written.running)
         } catch {
             lastJournalError = error
             states = recorded.map(\.state)
@@ -500,6 +536,7 @@ public actor Scheduler {
             if state == .done, ending.intent == nil, let partPath = ending.partPath { unlink(partPath) }
             concluded(ending.id, state: state, decision: decision, intent: ending.intent)
         }
+        start(chosen, moved: moved)
         fill()
         finishIfIdle()
     }
@@ -528,7 +565,7 @@ public actor Scheduler {
         if state == .queued, let delay = decision.retryDelay {
             scheduleRetry(id, after: delay)
         }
-        hub.publish(.ended(id, state, error: decision.message))
+        hub.publish(.ended(id, state, error: decision.message, path: state == .done ? decision.finalPath : nil))
     }
 
     private func scheduleRetry(_ id: TaskID, after delay: Double) {
