@@ -272,7 +272,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     /// Content-Length when present; a present but invalid one (negative, not a number) is an error.
     static func contentLength(of response: HTTPResponse) throws(FerryError) -> Int64? {
         guard let text = response.headers["Content-Length"] else { return nil }
-        guard let value = response.expectedContentLength, text.trimmingCharacters(in: .whitespaces).count <= 18 else {
+        guard let value = response.expectedContentLength, text.trimmingBlanks().utf8.count <= 18 else {
             throw .integrity(.invalidLength("Content-Length \"\(text)\""))
         }
         return value

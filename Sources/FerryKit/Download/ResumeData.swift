@@ -47,7 +47,7 @@ public struct ResumeData: Sendable, Hashable {
 
     /// `value` when it is a strong entity tag (`"..."`), else `nil` (weak or malformed).
     public static func strongETag(_ value: String) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingBlanks()
         guard trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\""),
               !trimmed.dropFirst().dropLast().contains("\""),
               trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value != 0x7F }) else { return nil }

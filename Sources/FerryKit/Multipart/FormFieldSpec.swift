@@ -126,7 +126,7 @@ public struct FormFieldSpec: Sendable, Equatable {
                 name.append(scalar)
                 position += 1
             }
-            return String(name).trimmingBlanks
+            return String(name).trimmingBlanks()
         }
 
         /// `word()` reads a quoted or unquoted word, leaving the position at the following `;` or the end.
@@ -138,7 +138,7 @@ public struct FormFieldSpec: Sendable, Equatable {
                     word.append(scalar)
                     position += 1
                 }
-                return String(word).trimmingBlanks
+                return String(word).trimmingBlanks()
             }
             position += 1
             var word = String.UnicodeScalarView()
@@ -157,16 +157,5 @@ public struct FormFieldSpec: Sendable, Equatable {
             guard peek == nil || peek == ";" else { throw error("has text after a closing quote") }
             return String(word)
         }
-    }
-}
-
-extension String {
-    /// `trimmingBlanks` is the string without leading and trailing spaces and tabs.
-    fileprivate var trimmingBlanks: String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-              let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
-        else { return "" }
-        return String(scalars[first...last])
     }
 }

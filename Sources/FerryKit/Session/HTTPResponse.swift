@@ -16,7 +16,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public init(url: URL, statusCode: Int, reasonPhrase: String? = nil, headers: HTTPHeaders = [:], httpVersion: String = "HTTP/1.1") {
         self.url = url
         self.statusCode = statusCode
-        let phrase = reasonPhrase?.trimmingCharacters(in: .whitespaces) ?? ""
+        let phrase = reasonPhrase?.trimmingBlanks() ?? ""
         self.reasonPhrase = phrase.isEmpty ? HTTPStatus.standardReason(statusCode) : phrase
         self.headers = headers
         self.httpVersion = httpVersion
@@ -43,7 +43,7 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// Content-Length when present and sane (a non-negative integer), otherwise `nil`.
     public var expectedContentLength: Int64? {
-        guard let text = headers["Content-Length"]?.trimmingCharacters(in: .whitespaces),
+        guard let text = headers["Content-Length"]?.trimmingBlanks(),
               !text.isEmpty, text.allSatisfy(\.isASCII), let value = Int64(text), value >= 0 else { return nil }
         return value
     }
