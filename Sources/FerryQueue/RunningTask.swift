@@ -14,6 +14,9 @@ struct RunningTask {
     let partPath: String?
     /// `intent` says why the scheduler cancelled the transfer; `nil` while it runs normally.
     var intent: StopIntent?
+    /// `finishing` is true once the network part is over and the file is being made durable
+    /// and named: the task no longer counts against the concurrency limits.
+    var finishing = false
 }
 
 /// `StopIntent` is why the `Scheduler` cancelled a transfer, and so what its task becomes.

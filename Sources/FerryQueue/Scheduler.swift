@@ -26,6 +26,10 @@ public actor Scheduler {
 
     /// `running` holds every task with a transfer attempt in flight, and nothing else.
     var running: [TaskID: RunningTask] = [:]
+    /// `finishingCount` counts the `running` tasks whose network part is over (`finishing`).
+    private var finishingCount = 0
+    /// `finishingFactor` times the concurrency limit is the most tasks finishing at once.
+    static let finishingFactor = 4
     /// `retryTimers` are tasks waiting for a retry; they stay `queued` in the journal.
     private var retryTimers: [TaskID: Task<Void, Never>] = [:]
     /// `failedAttempts` counts the failed attempts of this run per task, for the retry limit.
@@ -74,12 +78,21 @@ public actor Scheduler {
         let response: HTTPResponse?
         /// The `.part` beside the destination, removed once the journal records the task done.
         let partPath: String?
+        /// Whether the attempt still holds a concurrency slot (its network part had not been
+        /// reported over); see `chooseCandidates()`.
+        var holdsSlot = true
     }
 
-    /// `FinishedTransfers` is the hand-over of ended transfers to the actor.
+    /// `FinishedTransfers` is the hand-over of transfers whose network part or whole attempt
+    /// ended, in order, to the actor.
     private struct FinishedTransfers {
-        var waiting: [(TaskID, TransferTask, Result<TransferResult, FerryError>)] = []
+        var waiting: [Handover] = []
         var drainQueued = false
+    }
+
+    private enum Handover {
+        case transportEnded(TaskID, TransferTask)
+        case finished(TaskID, TransferTask, Result<TransferResult, FerryError>)
     }
 
     private enum Phase: Equatable {
@@ -291,15 +304,22 @@ public actor Scheduler {
     /// without marking them running.
     private func chooseCandidates() -> [Candidate] {
         guard case .running = phase else { return [] }
-        // An ended attempt holds its slot until it is recorded and its `ended` published.
-        var free = configuration.maximumConcurrent - running.count - endings.count
+        // An ended attempt holds its slot until it is recorded and its `ended` published, or
+        // until its network part was reported over (`transferred`): a file being made durable
+        // does not keep the next transfer waiting, and the more files wait for the disk
+        // together, the fewer syncs they need (`GroupSync`). At most `finishingFactor` times
+        // `maximumConcurrent` such files at once (each holds a descriptor).
+        let limit = configuration.maximumConcurrent
+        let holding = endings.reduce(0) { $0 + ($1.holdsSlot ? 1 : 0) }
+        var free = min(limit - (running.count - finishingCount) - holding,
+                       (1 + Scheduler.finishingFactor) * limit - running.count - endings.count)
         guard free > 0 else { return [] }
         var excluded = Set(running.keys).union(retryTimers.keys)
         var perHost: [String: Int] = [:]
-        for task in running.values {
+        for task in running.values where !task.finishing {
             perHost[task.hostKey, default: 0] += 1
         }
-        for ending in endings {
+        for ending in endings where ending.holdsSlot {
             perHost[Scheduler.hostKey(currentURL(of: ending.record)), default: 0] += 1
         }
         var chosen: [Candidate] = []
@@ -406,6 +426,9 @@ public actor Scheduler {
                 self?.transferFinished(id, transfer: transfer, outcome: outcome)
             }
         }
+        transfer.onTransportEnd { [weak self] in
+            self?.hand(over: .transportEnded(id, transfer))
+        }
         transfer.resume()
     }
 
@@ -414,8 +437,13 @@ public actor Scheduler {
     private nonisolated func transferFinished(
         _ id: TaskID, transfer: TransferTask, outcome: Result<TransferResult, FerryError>
     ) {
+        hand(over: .finished(id, transfer, outcome))
+    }
+
+    /// `hand(over:)` queues `handover` for `drainFinished()`, from any thread.
+    private nonisolated func hand(over handover: Handover) {
         let queuesDrain = finished.withLock { state -> Bool in
-            state.waiting.append((id, transfer, outcome))
+            state.waiting.append(handover)
             guard !state.drainQueued else { return false }
             state.drainQueued = true
             return true
@@ -426,18 +454,41 @@ public actor Scheduler {
         }
     }
 
-    /// `drainFinished()` ends every handed-over transfer, then records them all at once.
+    /// `drainFinished()` frees the slots of transfers whose network part is over, ends every
+    /// handed-over attempt, then records them all at once (or, with none ended, fills the
+    /// freed slots).
     private func drainFinished() {
         let batch = finished.withLock { state in
             state.drainQueued = false
             defer { state.waiting.removeAll() }
             return state.waiting
         }
+        let queued = concludeQueued
         concludeQueued = true  // conclude() queues nothing: the endings are recorded below
-        for (id, transfer, outcome) in batch {
-            transferEnded(id, transfer: transfer, outcome: outcome)
+        for handover in batch {
+            switch handover {
+            case .transportEnded(let id, let transfer):
+                transportEnded(id, transfer: transfer)
+            case .finished(let id, let transfer, let outcome):
+                transferEnded(id, transfer: transfer, outcome: outcome)
+            }
         }
-        concludeEndings()
+        if endings.isEmpty {
+            concludeQueued = queued
+            fill()
+        } else {
+            concludeEndings()
+        }
+    }
+
+    /// `transportEnded(_:transfer:)` marks a running task `finishing` and publishes
+    /// `transferred`: its slot is free for the next task.
+    private func transportEnded(_ id: TaskID, transfer: TransferTask) {
+        guard var entry = running[id], entry.transfer === transfer, !entry.finishing else { return }
+        entry.finishing = true
+        running[id] = entry
+        finishingCount += 1
+        hub.publish(.transferred(id))
     }
 
     /// `directoryPrototype(_:)` is a destination in the directory at `path` (its file name is
@@ -470,6 +521,7 @@ public actor Scheduler {
     private func transferEnded(_ id: TaskID, transfer: TransferTask, outcome: Result<TransferResult, FerryError>) {
         guard let entry = running[id], entry.transfer === transfer else { return }
         running.removeValue(forKey: id)
+        if entry.finishing { finishingCount -= 1 }
         entry.lane.unregister(transfer)
         if let partPath = entry.partPath {
             destinationsInUse.remove(partPath)
@@ -477,7 +529,7 @@ public actor Scheduler {
             if entry.intent == .cancel || entry.intent == .removed { unlink(partPath) }
         }
         conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response,
-                 partPath: entry.partPath)
+                 partPath: entry.partPath, holdsSlot: !entry.finishing)
     }
 
     /// `conclude(...)` queues an ended attempt for `concludeEndings()`, which runs once the
@@ -485,10 +537,10 @@ public actor Scheduler {
     private func conclude(
         _ id: TaskID, record: TaskRecord,
         outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?,
-        partPath: String? = nil
+        partPath: String? = nil, holdsSlot: Bool = true
     ) {
         endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response,
-                              partPath: partPath))
+                              partPath: partPath, holdsSlot: holdsSlot))
         guard !concludeQueued else { return }
         concludeQueued = true
         Task { [weak self] in

@@ -9,6 +9,10 @@ public enum SchedulerEvent: Sendable {
     case started(TaskID)
     /// `progress` is the latest progress snapshot of a running task.
     case progress(TaskID, TransferProgress)
+    /// `transferred` means the network part of the attempt is over (every byte arrived, or the
+    /// connection failed): the task stays `running` while its file is made durable and named,
+    /// but no longer counts against `--max-concurrent` or the per-host limit; `ended` follows.
+    case transferred(TaskID)
     /// `ended` means the attempt ended and the task is now in the given state: `done`,
     /// `failed`, `paused` (by the user, a stop, or a full disk), `cancelled`, or `queued`
     /// (it will be retried, or another mirror tried). `error` is the masked message, `nil`

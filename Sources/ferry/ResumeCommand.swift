@@ -135,7 +135,7 @@ struct EventPrinter: Sendable {
                     if let error { text += ": \(error.displayable)" }
                     Console.error(text)
                 }
-            case .journalChanged:
+            case .journalChanged, .transferred:
                 continue
             }
         }

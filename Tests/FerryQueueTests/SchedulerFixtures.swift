@@ -72,13 +72,15 @@ final class EventRecorder: Sendable {
 
 /// `SchedulerEvents` reads facts out of recorded events.
 enum SchedulerEvents {
-    /// `maximumConcurrent(_:)` is the most tasks between `started` and `ended` at once.
+    /// `maximumConcurrent(_:)` is the most tasks transferring at once: between `started` and
+    /// `transferred` (or `ended`, for an attempt stopped before its network part was over).
     static func maximumConcurrent(_ events: [SchedulerEvent]) -> Int {
         var running = Set<TaskID>()
         var most = 0
         for event in events {
             switch event {
             case .started(let id): running.insert(id); most = max(most, running.count)
+            case .transferred(let id): running.remove(id)
             case .ended(let id, _, _, _): running.remove(id)
             default: break
             }
@@ -149,5 +151,58 @@ final class DiskFullDelegate: TaskDelegate, @unchecked Sendable {
 
     func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
         inner.task(task, didCompleteWith: result, bytesSent: bytesSent)
+    }
+}
+
+/// `GatedDownloadDelegateFactory` makes delegates whose completion (the sync and final name)
+/// waits until `gate` opens, to watch what the scheduler does while files are finishing.
+struct GatedDownloadDelegateFactory: DownloadDelegateFactory {
+    let gate: Gate
+
+    func makeDelegate(for record: TaskRecord, destination: DownloadDestination) -> any TaskDelegate {
+        GatedDelegate(inner: DownloadTaskDelegate(destination: destination), gate: gate)
+    }
+}
+
+/// `Gate` blocks callers of `pass()` until `open()` (for at most 20 s, so a broken test ends).
+final class Gate: Sendable {
+    private let opened = DispatchSemaphore(value: 0)
+
+    func open() {
+        // Enough for every waiter of a test; a semaphore left positive harms nothing.
+        for _ in 0..<1_000 { opened.signal() }
+    }
+
+    func pass() {
+        _ = opened.wait(timeout: .now() + 20)
+        opened.signal()
+    }
+}
+
+/// `GatedDelegate` is a `DownloadTaskDelegate` whose `didCompleteWith` waits at the gate.
+/// Used on the engine and completion threads, one at a time, as every delegate.
+final class GatedDelegate: TaskDelegate, @unchecked Sendable {
+    private let inner: DownloadTaskDelegate
+    private let gate: Gate
+
+    init(inner: DownloadTaskDelegate, gate: Gate) {
+        self.inner = inner
+        self.gate = gate
+    }
+
+    var receivedBytes: Int64 { inner.receivedBytes }
+    var expectedReceivedBytes: Int64? { inner.expectedReceivedBytes }
+
+    func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
+        try inner.task(task, didReceive: response)
+    }
+
+    func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        try inner.task(task, didReceive: bytes)
+    }
+
+    func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
+        gate.pass()
+        return inner.task(task, didCompleteWith: result, bytesSent: bytesSent)
     }
 }

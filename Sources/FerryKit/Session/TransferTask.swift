@@ -41,6 +41,8 @@ public final class TransferTask: Sendable, Identifiable {
         var outcome: Result<TransferResult, FerryError>?
         var waiters: [CheckedContinuation<Result<TransferResult, FerryError>, Never>] = []
         var finishHandlers: [@Sendable (Result<TransferResult, FerryError>) -> Void] = []
+        var transportEnded = false
+        var transportHandlers: [@Sendable () -> Void] = []
     }
 
     /// The task's identifier, unique within its session.
@@ -131,6 +133,20 @@ public final class TransferTask: Sendable, Identifiable {
         if let ready { handler(ready) }
     }
 
+    /// Calls `handler` once the network part of the transfer is over (the last byte arrived or
+    /// the connection failed), before its delegate's `didCompleteWith` (a download's sync and
+    /// final name) runs; at once when that already happened or the task already ended. On the
+    /// engine thread: it must be quick and must not block. Not called for a task cancelled
+    /// while it ran (its `onFinish` comes directly).
+    public func onTransportEnd(_ handler: @escaping @Sendable () -> Void) {
+        let now = inner.withLock { inner -> Bool in
+            if inner.transportEnded || inner.state.isTerminal { return true }
+            inner.transportHandlers.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+
     /// Waits for the end of the task: its result, or the ``FerryError`` it failed with.
     public var result: TransferResult {
         get async throws(FerryError) {
@@ -139,6 +155,19 @@ public final class TransferTask: Sendable, Identifiable {
     }
 
     // MARK: - Called by the engine thread
+
+    /// Runs the `onTransportEnd` handlers (once).
+    func transportDidEnd() {
+        let handlers = inner.withLock { inner -> [@Sendable () -> Void] in
+            guard !inner.transportEnded else { return [] }
+            inner.transportEnded = true
+            defer { inner.transportHandlers.removeAll() }
+            return inner.transportHandlers
+        }
+        for handler in handlers {
+            handler()
+        }
+    }
 
     /// Remembers the final response.
     func record(response: HTTPResponse) {
@@ -166,6 +195,7 @@ public final class TransferTask: Sendable, Identifiable {
             defer {
                 inner.waiters.removeAll()
                 inner.finishHandlers.removeAll()
+                inner.transportHandlers.removeAll()
             }
             return (inner.waiters, inner.finishHandlers)
         }

@@ -186,6 +186,7 @@ final class Engine: @unchecked Sendable {
             // The delegate's last callback (a download's sync and final name) runs on the
             // completion queue, so that slow disks do not hold up the other transfers; the
             // engine never touches this delegate again, which hands it over.
+            handle.task.transportDidEnd()
             ended.append(Completion(task: handle.task, delegate: handle.delegate, transport: transport,
                                     bytesSent: handle.bytesSent))
         }

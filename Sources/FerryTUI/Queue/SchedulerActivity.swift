@@ -26,16 +26,20 @@ public final class SchedulerActivity: TransferActivity {
         let source = scheduler.events()
         return AsyncStream { continuation in
             let relay = Task {
-                for await event in source { continuation.yield(Self.activityEvent(event)) }
+                for await event in source {
+                    if let mapped = Self.activityEvent(event) { continuation.yield(mapped) }
+                }
                 continuation.finish()
             }
             continuation.onTermination = { _ in relay.cancel() }
         }
     }
 
-    /// `activityEvent(_:)` is the `ActivityEvent` that says what `event` says.
-    static func activityEvent(_ event: SchedulerEvent) -> ActivityEvent {
+    /// `activityEvent(_:)` is the `ActivityEvent` that says what `event` says; `nil` for
+    /// `transferred` (the row stays running, at 100 %, until `ended`).
+    static func activityEvent(_ event: SchedulerEvent) -> ActivityEvent? {
         switch event {
+        case .transferred: nil
         case .started(let id): .started(id)
         case .progress(let id, let progress): .progress(id, progress)
         case .ended(let id, let state, let error, _): .ended(id, state, error: error)
