@@ -66,6 +66,18 @@ extension Journal {
         }
     }
 
+    /// `recentlyDone(limit:)` returns up to `limit` downloads recorded `done`, the most
+    /// recently finished first.
+    public func recentlyDone(limit: Int) throws(QueueError) -> [TaskRecord] {
+        guard limit > 0 else { return [] }
+        return try read { db in
+            try TaskLoader.load(db, sql: """
+                SELECT * FROM task WHERE state = 'done' AND final_path IS NOT NULL AND upload_method IS NULL
+                ORDER BY finished_at DESC LIMIT ?
+                """, arguments: [limit])
+        }
+    }
+
     /// `segments(of:)` returns the byte ranges of a segmented download, by start offset;
     /// empty for a single-stream download.
     public func segments(of id: TaskID) throws(QueueError) -> [Segment] {

@@ -153,7 +153,9 @@ public actor Scheduler {
         guard phase == .idle else { return }
         phase = .running(untilIdle: untilIdle)
         do {
-            try journal.requeueInterrupted()
+            if try journal.requeueInterrupted() > 0 {
+                removeLeftoverPartialFiles()
+            }
             lastRevision = try journal.revision()
         } catch {
             lastJournalError = error
@@ -166,6 +168,21 @@ public actor Scheduler {
         poller?.cancel()
         poller = nil
         phase = .idle
+    }
+
+    /// `removeLeftoverPartialFiles()` runs after a crash (tasks were left `running`): a process
+    /// killed after recording a batch of downloads done, before removing their `.part` names
+    /// (still linked to the finished files), left those names behind. Only the downloads
+    /// finished last can be concerned: at most one batch, fewer than the tasks that can be
+    /// running at once; a few times that many are checked.
+    private func removeLeftoverPartialFiles() {
+        let limit = min(2_048, 4 * (1 + Scheduler.finishingFactor) * configuration.maximumConcurrent)
+        guard let records = try? journal.recentlyDone(limit: limit) else { return }
+        for record in records {
+            guard let finalPath = record.finalPath, let url = record.spec.urls.first,
+                  let destination = try? destination(for: record, url: url) else { continue }
+            destination.removeLeftoverPartialFile(of: finalPath)
+        }
     }
 
     /// `stop()` cancels the running transfers, puts them back to `queued` (runnable next

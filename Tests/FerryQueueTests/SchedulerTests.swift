@@ -98,6 +98,38 @@ import Testing
         }
     }
 
+    @Test func aKillAfterTheDoneRecordLeavesNoPartialNameBehind() async throws {
+        // Given a download recorded done whose .part name is still linked to its file (a kill
+        // came between the record and the removal of that name) and a task the crash left running.
+        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove() }
+        try Pattern.writeFile(at: www.file("f.bin"), count: 7_000, seed: 1)
+        try Pattern.writeFile(at: www.file("g.bin"), count: 9_000, seed: 2)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let out = state.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        _ = try journal.insert(download(nginx.url("/f.bin"), into: out))
+        await Scheduler(journal: journal, configuration: configuration(out)).run(untilIdle: true)
+        #expect(link("\(out)/f.bin", "\(out)/f.bin.part") == 0)
+        // An unrelated .part (not linked to a finished file) must stay.
+        try Data("partial".utf8).write(to: URL(fileURLWithPath: "\(out)/other.bin.part"))
+        let crashed = try journal.insert(download(nginx.url("/g.bin"), into: out))
+        #expect(try journal.markRunning([crashed]) == [crashed])
+
+        // When the next engine starts.
+        await Scheduler(journal: journal, configuration: configuration(out)).run(untilIdle: true)
+
+        // Then the leftover name is gone, the finished file is whole, the other task finished.
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/f.bin.part"))
+        #expect(FileManager.default.fileExists(atPath: "\(out)/other.bin.part"))
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/f.bin")) == Pattern.sha256Hex(count: 7_000, seed: 1))
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/g.bin")) == Pattern.sha256Hex(count: 9_000, seed: 2))
+        #expect(try journal.countsByState()[.done] == 2)
+    }
+
     @Test func priorityDecidesTheOrder() async throws {
         // Given three queued tasks, the last one given a higher priority.
         let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)

@@ -40,6 +40,18 @@ extension DownloadDestination {
         return nil
     }
 
+    /// `removeLeftoverPartialFile(of:)` removes the `.part` a killed process left behind after
+    /// the download was recorded done: a name still linked to `finishedFile` (same device and
+    /// inode) and nothing else; returns whether it did. Any other `.part` is left alone.
+    @discardableResult
+    public func removeLeftoverPartialFile(of finishedFile: String) -> Bool {
+        var part = stat()
+        var file = stat()
+        guard lstat(partialFilePath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1,
+              lstat(finishedFile, &file) == 0, Self.isSameFile(file, part) else { return false }
+        return unlink(partialFilePath) == 0
+    }
+
     private static func isSameFile(_ lhs: stat, _ rhs: stat) -> Bool {
         lhs.st_dev == rhs.st_dev && lhs.st_ino == rhs.st_ino && lhs.st_mode & S_IFMT == S_IFREG
     }
