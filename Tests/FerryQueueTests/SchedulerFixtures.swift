@@ -123,34 +123,10 @@ struct FailingDownloadDelegateFactory: DownloadDelegateFactory {
     func makeDelegate(for record: TaskRecord, destination: DownloadDestination) -> any TaskDelegate {
         let inner = DownloadTaskDelegate(destination: destination)
         guard destination.fileName == failingName else { return inner }
-        return DiskFullDelegate(inner: inner, path: destination.partialFileURL.path)
-    }
-}
-
-/// `DiskFullDelegate` passes everything to a `DownloadTaskDelegate` except body bytes,
-/// which fail with `.file(.diskFull)`. Used on the engine thread only.
-final class DiskFullDelegate: TaskDelegate, @unchecked Sendable {
-    private let inner: DownloadTaskDelegate
-    private let path: String
-
-    init(inner: DownloadTaskDelegate, path: String) {
-        self.inner = inner
-        self.path = path
-    }
-
-    var receivedBytes: Int64 { inner.receivedBytes }
-    var expectedReceivedBytes: Int64? { inner.expectedReceivedBytes }
-
-    func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
-        try inner.task(task, didReceive: response)
-    }
-
-    func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {
-        throw .file(.from(errno: ENOSPC, path: path, operation: "write"))
-    }
-
-    func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
-        inner.task(task, didCompleteWith: result, bytesSent: bytesSent)
+        let path = destination.partialFilePath
+        return InterceptingDelegate(inner: inner, bytes: { () throws(FerryError) in
+            throw .file(.from(errno: ENOSPC, path: path, operation: "write"))
+        })
     }
 }
 
@@ -160,7 +136,7 @@ struct GatedDownloadDelegateFactory: DownloadDelegateFactory {
     let gate: Gate
 
     func makeDelegate(for record: TaskRecord, destination: DownloadDestination) -> any TaskDelegate {
-        GatedDelegate(inner: DownloadTaskDelegate(destination: destination), gate: gate)
+        InterceptingDelegate(inner: DownloadTaskDelegate(destination: destination), completion: gate.pass)
     }
 }
 
@@ -173,21 +149,25 @@ final class Gate: Sendable {
         for _ in 0..<1_000 { opened.signal() }
     }
 
-    func pass() {
+    @Sendable func pass() {
         _ = opened.wait(timeout: .now() + 20)
         opened.signal()
     }
 }
 
-/// `GatedDelegate` is a `DownloadTaskDelegate` whose `didCompleteWith` waits at the gate.
-/// Used on the engine and completion threads, one at a time, as every delegate.
-final class GatedDelegate: TaskDelegate, @unchecked Sendable {
+/// `InterceptingDelegate` is a `DownloadTaskDelegate` with a hook before each body chunk
+/// (which may fail it) and one before its completion. Used on the engine and completion
+/// threads, one at a time, as every delegate.
+final class InterceptingDelegate: TaskDelegate, @unchecked Sendable {
     private let inner: DownloadTaskDelegate
-    private let gate: Gate
+    private let bytes: (@Sendable () throws(FerryError) -> Void)?
+    private let completion: (@Sendable () -> Void)?
 
-    init(inner: DownloadTaskDelegate, gate: Gate) {
+    init(inner: DownloadTaskDelegate, bytes: (@Sendable () throws(FerryError) -> Void)? = nil,
+         completion: (@Sendable () -> Void)? = nil) {
         self.inner = inner
-        self.gate = gate
+        self.bytes = bytes
+        self.completion = completion
     }
 
     var receivedBytes: Int64 { inner.receivedBytes }
@@ -197,12 +177,13 @@ final class GatedDelegate: TaskDelegate, @unchecked Sendable {
         try inner.task(task, didReceive: response)
     }
 
-    func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {
-        try inner.task(task, didReceive: bytes)
+    func task(_ task: TransferTask, didReceive chunk: UnsafeRawBufferPointer) throws(FerryError) {
+        try bytes?()
+        try inner.task(task, didReceive: chunk)
     }
 
     func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
-        gate.pass()
+        completion?()
         return inner.task(task, didCompleteWith: result, bytesSent: bytesSent)
     }
 }

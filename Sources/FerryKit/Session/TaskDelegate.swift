@@ -18,8 +18,10 @@ public protocol TaskDelegate: AnyObject, Sendable {
     var expectedReceivedBytes: Int64? { get }
     /// Called once when the transfer ends; turns the transport's outcome into the task's outcome.
     /// When the transfer ended on its own (not cancelled), this runs on a completion thread,
-    /// after every other callback and never at the same time as one (several transfers'
-    /// completions may run at once), so a slow `fdatasync` holds up no other transfer.
+    /// after every other callback and never at the same time as one (the completions of a
+    /// session run one after another, in the order their transfers ended), so a slow disk
+    /// holds up no transfer. For FerryKit's download delegates the file's data was already
+    /// made durable by then, together with the files of the transfers that ended with it.
     func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError>
     /// Called often while the transfer runs, and about once a second when no bytes arrive
     /// (libcurl's progress callback), for work due by time, like a checkpoint. Does nothing by default.
