@@ -10,13 +10,18 @@ public struct AttemptOutcome: Sendable, Equatable {
     public var message: String?
     /// `reply` summarises the server's reply to an upload; `nil` keeps the stored one.
     public var reply: String?
+    /// `length` is the finished file's size (a download) or the body sent (an upload), stored
+    /// as the task's total length; `nil` keeps the stored one.
+    public var length: Int64?
 
-    /// `init(id:state:finalPath:message:reply:)` makes an outcome.
-    public init(id: TaskID, state: TaskState, finalPath: String? = nil, message: String? = nil, reply: String? = nil) {
+    /// `init(id:state:finalPath:message:reply:length:)` makes an outcome.
+    public init(id: TaskID, state: TaskState, finalPath: String? = nil, message: String? = nil, reply: String? = nil,
+                length: Int64? = nil) {
         self.id = id
         self.state = state
         self.finalPath = finalPath
         self.message = message
         self.reply = reply
+        self.length = length
     }
 }

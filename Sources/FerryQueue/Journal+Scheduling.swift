@@ -88,10 +88,10 @@ extension Journal {
             try db.cachedStatement(sql: """
                 UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
                     final_path = COALESCE(:path, final_path), reply = COALESCE(:reply, reply),
-                    updated_at = :time\(stamp)
+                    total_length = COALESCE(:length, total_length), updated_at = :time\(stamp)
                 WHERE id = :id
                 """).execute(arguments: ["state": next.rawValue, "error": outcome.message,
-                                         "path": outcome.finalPath, "reply": outcome.reply,
+                                         "path": outcome.finalPath, "reply": outcome.reply, "length": outcome.length,
                                          "time": time, "id": outcome.id.rawValue])
             states.append(next)
         }

@@ -45,9 +45,13 @@ struct Decision {
     var exitStatus: Int32 = 0
     /// `reply` summarises an upload's reply; `nil` for downloads.
     var reply: String?
+    /// `length` is the finished file's size or the sent body's; `nil` if none.
+    var length: Int64?
 
-    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, exitStatus: Int32 = 0, reply: String? = nil) {
+    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, exitStatus: Int32 = 0,
+         reply: String? = nil, length: Int64? = nil) {
         self.reply = reply
+        self.length = length
         self.state = state
         self.finalPath = finalPath
         self.message = message

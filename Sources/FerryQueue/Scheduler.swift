@@ -580,7 +580,7 @@ public actor Scheduler {
         }
         let recorded = zip(batch, decisions).filter { $0.0.intent != .removed }.map { ending, decision in
             AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message,
-                           reply: decision.reply)
+                           reply: decision.reply, length: decision.length)
         }
         let chosen = chooseCandidates()
         var states: [TaskState?]
@@ -675,8 +675,10 @@ public actor Scheduler {
             } else {
                 failedAttempts.removeValue(forKey: id)
                 mirrorIndex.removeValue(forKey: id)
+                let upload = record.spec.upload != nil
                 return Decision(state: .done, finalPath: result.fileURL?.path,
-                                reply: record.spec.upload == nil ? nil : UploadReply.summary(result.response, body: result.data))
+                                reply: upload ? UploadReply.summary(result.response, body: result.data) : nil,
+                                length: upload ? result.bytesSent : result.bytesReceived)
             }
         case .failure(let failure):
             error = failure

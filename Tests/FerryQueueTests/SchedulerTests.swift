@@ -43,8 +43,13 @@ import Testing
         #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.count($0, state: .done) == 200 })
         #expect(SchedulerEvents.maximumConcurrent(recorder.all) == 8)
         #expect(try journal.countsByState()[.done] == 200)
-        // Each done event names the file as the journal does.
+        // Each done event names the file as the journal does, and each task keeps its size
+        // (recorded with the outcome: a small file is never checkpointed).
         let tasks = try journal.tasks(limit: 200)
+        for task in tasks {
+            let size = try FileManager.default.attributesOfItem(atPath: try #require(task.finalPath))[.size] as? Int
+            #expect(task.resume.totalLength == size.map(Int64.init))
+        }
         for event in recorder.all {
             guard case .ended(let id, .done, _, let path) = event else { continue }
             #expect(path != nil && path == tasks.first { $0.id == id }?.finalPath)
@@ -272,6 +277,8 @@ import Testing
         let reply = try #require(try journal.task(ids[0])?.reply)
         #expect(reply.hasPrefix("200 OK · {"))
         #expect(reply.contains("\"note\": \"hello\"") || reply.contains("\"note\":\"hello\""))
+        // The body sent is kept as the task's size (the UI shows it for a finished upload).
+        #expect(try journal.task(ids[0])?.resume.totalLength == sent.first.map { Int64($0.bodyRead) })
         let failed = try #require(try journal.task(ids[1]))
         #expect(failed.reply == nil)
         #expect(failed.state == .failed)
