@@ -111,9 +111,7 @@ struct EventPrinter: Sendable {
                 if json { emit("started", id) } else { Console.error("#\(id) started") }
             case .progress(let id, let progress):
                 guard json else { continue }
-                var line = JSONLine()
-                line.add("event", "progress")
-                line.add("id", id.rawValue)
+                var line = Self.line("progress", id)
                 line.add("received", progress.receivedBytes)
                 line.add("expected", progress.expectedReceivedBytes)
                 line.add("sent", progress.sentBytes)
@@ -121,9 +119,7 @@ struct EventPrinter: Sendable {
                 Console.output(line.line)
             case .ended(let id, let state, let error, let path):
                 if json {
-                    var line = JSONLine()
-                    line.add("event", "ended")
-                    line.add("id", id.rawValue)
+                    var line = Self.line("ended", id)
                     line.add("state", state.rawValue)
                     line.add("error", error)
                     Console.output(line.line)
@@ -142,10 +138,15 @@ struct EventPrinter: Sendable {
     }
 
     private func emit(_ event: String, _ id: TaskID) {
+        Console.output(Self.line(event, id).line)
+    }
+
+    /// `line(_:_:)` is a JSON line about a task, starting with its event and id.
+    private static func line(_ event: String, _ id: TaskID) -> JSONLine {
         var line = JSONLine()
         line.add("event", event)
         line.add("id", id.rawValue)
-        Console.output(line.line)
+        return line
     }
 
     /// `summary(_:counts:)` prints what the run did and what is left in the queue.

@@ -287,18 +287,10 @@ import Testing
 
     @Test func aPauseWrittenByAnotherProcessStopsTheTransferWithinASecond() async throws {
         // Given a slow download running in a scheduler that runs until stopped.
-        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
-        let state = try TemporaryDirectory()
-        defer { www.remove() }
-        try Pattern.writeFile(at: www.file("slow.bin"), count: 4_000_000)
-        let nginx = try NginxServer.start(root: www.url, limitRate: "100k")
-        defer { nginx.stop() }
-        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
-        let id = try journal.insert(try download(nginx.url("/slow.bin"), into: state.path))
-        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: state.path))
-        let recorder = EventRecorder(scheduler.events())
-        let running = Task { await scheduler.run(untilIdle: false) }
-        #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.startOrder($0) == [id] })
+        let slow = try await SlowDownload.start(untilIdle: false)
+        defer { slow.end() }
+        let (state, journal, id, scheduler, recorder, running) =
+            (slow.state, slow.journal, slow.id, slow.scheduler, slow.recorder, slow.running)
 
         // When another connection to the journal (another process) pauses it.
         let other = try Journal.open(at: state.file("journal.sqlite"), onCorruption: .fail).journal
@@ -314,18 +306,9 @@ import Testing
 
     @Test func stopKeepsRunningTasksQueuedForNextTime() async throws {
         // Given a slow download running.
-        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
-        let state = try TemporaryDirectory()
-        defer { www.remove() }
-        try Pattern.writeFile(at: www.file("slow.bin"), count: 4_000_000)
-        let nginx = try NginxServer.start(root: www.url, limitRate: "100k")
-        defer { nginx.stop() }
-        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
-        let id = try journal.insert(try download(nginx.url("/slow.bin"), into: state.path))
-        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: state.path))
-        let recorder = EventRecorder(scheduler.events())
-        let running = Task { await scheduler.run(untilIdle: true) }
-        #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.startOrder($0) == [id] })
+        let slow = try await SlowDownload.start(untilIdle: true)
+        defer { slow.end() }
+        let (journal, id, scheduler, recorder, running) = (slow.journal, slow.id, slow.scheduler, slow.recorder, slow.running)
 
         // When the scheduler is stopped.
         await scheduler.stop()
@@ -334,5 +317,40 @@ import Testing
         // Then the task is queued again, not failed.
         #expect(try journal.task(id)?.state == .queued)
         #expect(SchedulerEvents.ends(recorder.all, of: id).map(\.0) == [.queued])
+    }
+}
+
+/// `SlowDownload` is one 4 MB download from nginx at 100 KB/s, running in a scheduler with the
+/// default configuration, already started (its `started` event seen).
+private struct SlowDownload {
+    let www: FerryTestSupport.TemporaryDirectory
+    let state: TemporaryDirectory
+    let nginx: NginxServer
+    let journal: Journal
+    let id: TaskID
+    let scheduler: Scheduler
+    let recorder: EventRecorder
+    let running: Task<Void, Never>
+
+    static func start(untilIdle: Bool) async throws -> SlowDownload {
+        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        try Pattern.writeFile(at: www.file("slow.bin"), count: 4_000_000)
+        let nginx = try NginxServer.start(root: www.url, limitRate: "100k")
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let url = try TransferURL(validating: nginx.url("/slow.bin").absoluteString)
+        let id = try journal.insert(NewTask(spec: TaskSpec(urls: [url], destinationDirectory: state.path)))
+        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: state.path))
+        let recorder = EventRecorder(scheduler.events())
+        let running = Task { await scheduler.run(untilIdle: untilIdle) }
+        #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.startOrder($0) == [id] })
+        return SlowDownload(www: www, state: state, nginx: nginx, journal: journal, id: id, scheduler: scheduler,
+                            recorder: recorder, running: running)
+    }
+
+    /// `end()` stops the server and removes the served files (the state directory goes with its owner).
+    func end() {
+        nginx.stop()
+        www.remove()
     }
 }
