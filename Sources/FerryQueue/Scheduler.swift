@@ -540,10 +540,11 @@ public actor Scheduler {
         running.removeValue(forKey: id)
         if entry.finishing { finishingCount -= 1 }
         entry.lane.unregister(transfer)
-        if let partPath = entry.partPath {
-            destinationsInUse.remove(partPath)
+        // The `.part` path stays in use until the attempt is recorded (`concludeEndings()`): a
+        // done download's `.part` name is removed then, and no other task may take it before.
+        if let partPath = entry.partPath, entry.intent == .cancel || entry.intent == .removed {
             // A cancelled or removed task will not resume: its partial file goes.
-            if entry.intent == .cancel || entry.intent == .removed { unlink(partPath) }
+            unlink(partPath)
         }
         conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response,
                  partPath: entry.partPath, holdsSlot: !entry.finishing)
@@ -594,6 +595,7 @@ public actor Scheduler {
             states = recorded.map(\.state)
         }
         var next = 0
+        var leftovers: [String] = []
         for (ending, decision) in zip(batch, decisions) {
             guard ending.intent != .removed else {
                 hub.publish(.ended(ending.id, .cancelled, error: nil))
@@ -602,10 +604,18 @@ public actor Scheduler {
             let state = states[next]
             next += 1
             // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
-            if state == .done, ending.intent == nil, let partPath = ending.partPath { unlink(partPath) }
+            if state == .done, ending.intent == nil, let partPath = ending.partPath { leftovers.append(partPath) }
             concluded(ending.id, state: state, decision: decision, intent: ending.intent)
         }
+        // The next transfers start first: the engine has work while the names are removed.
         start(chosen, moved: moved)
+        for ending in batch {
+            guard let partPath = ending.partPath else { continue }
+            destinationsInUse.remove(partPath)
+        }
+        for path in leftovers {
+            unlink(path)
+        }
         fill()
         finishIfIdle()
     }

@@ -71,6 +71,21 @@ import Testing
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/dir/r%C3%A9sum%C3%A9.pdf?x=1")) == "résumé.pdf")
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/")) == "index.html")
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/a/..%2F..%2Fetc%2Fpasswd")) == "_.._etc_passwd")
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h:8080/q/17;v=1?a=/b#c/d")) == "17;v=1")
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/dir/")) == "dir")
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/%2Ehidden")) == "hidden")
+    }
+
+    /// Plain ASCII names take a shortcut; names next to them take the general path, same rules.
+    @Test func plainNamesAreKeptAndTheirNeighboursSanitised() {
+        #expect(SafeFileName.sanitize("report 2024 (final).pdf") == "report 2024 (final).pdf")
+        #expect(SafeFileName.sanitize(" x ") == "x")
+        #expect(SafeFileName.sanitize("a\\b") == "a_b")
+        #expect(SafeFileName.sanitize("a\tb") == "ab")
+        #expect(SafeFileName.sanitize("x\u{7F}") == "x")
+        #expect(SafeFileName.sanitize("") == "index.html")
+        let long = String(repeating: "a", count: SafeFileName.maximumBytes + 1) + ".bin"
+        #expect(SafeFileName.sanitize(long).utf8.count == SafeFileName.maximumBytes)
     }
 
     @Test func dangerousNamesAreNeutralised() {

@@ -13,14 +13,16 @@ public enum SafeFileName {
 
     /// The last path segment of `url`, percent-decoded, made safe.
     public static func fromURL(_ url: URL) -> String {
-        let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? url.path
+        let path = url.path(percentEncoded: true)
         let lastSegment = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+        guard lastSegment.utf8.contains(UInt8(ascii: "%")) else { return sanitize(lastSegment) }
         let decoded = lastSegment.removingPercentEncoding ?? lastSegment
         return sanitize(decoded)
     }
 
     /// `name` made safe (see the type's description); `fallback` when nothing usable is left.
     public static func sanitize(_ name: String) -> String {
+        if isPlain(name) { return name }
         var scalars = String.UnicodeScalarView()
         for scalar in name.unicodeScalars {
             switch scalar {
@@ -74,6 +76,18 @@ public enum SafeFileName {
         let (stem, ext) = split(name)
         let candidate = ext.map { "\(stem).\(counter).\($0)" } ?? "\(stem).\(counter)"
         return candidate.utf8.count <= maximumBytes ? candidate : numbered(shorten(stem, toBytes: maximumBytes - 16) + (ext.map { "." + $0 } ?? ""), counter)
+    }
+
+    /// `isPlain(_:)` is true for a name `sanitize(_:)` keeps as it is: printable ASCII without
+    /// `/` or `\`, not starting with a dot or a space, not ending with a space, short enough.
+    /// Most names are such; they skip the general path.
+    static func isPlain(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= maximumBytes,
+              first != UInt8(ascii: "."), first != UInt8(ascii: " "), last != UInt8(ascii: " ") else { return false }
+        return bytes.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "\\") || byte == 0x20
+        }
     }
 
     static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
