@@ -3,28 +3,10 @@ import Foundation
 import Glibc
 
 extension Scheduler {
-    /// `hostKey(_:)` is the `host:port` a URL's transfer counts against for the per-host limit.
-    /// Read from the validated text (`scheme://[userinfo@]host[:port]...`) without a URL
-    /// parser: it runs for every candidate the scheduler looks at.
+    /// `hostKey(_:)` is the `host:port` a URL's transfer counts against for the per-host limit
+    /// (the same key the session's own per-host limit uses).
     static func hostKey(_ url: TransferURL) -> String {
-        let text = url.string
-        guard let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") else { return text }
-        let scheme = text[..<colon].lowercased()
-        var authority = text[text.index(colon, offsetBy: 3)...]
-        if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            authority = authority[..<end]
-        }
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
-        }
-        var host = authority
-        var port: Int?
-        // The last colon separates the port unless it is inside an IPv6 literal ("[::1]").
-        if let portColon = authority.lastIndex(of: ":"), !authority[portColon...].contains("]") {
-            host = authority[..<portColon]
-            port = Int(authority[authority.index(after: portColon)...])
-        }
-        return "\(host.lowercased()):\(port ?? (scheme == "https" ? 443 : 80))"
+        HostKey.of(url.string)
     }
 
     /// `headers(_:)` converts a task's header fields (validated when added) for a `Request`.

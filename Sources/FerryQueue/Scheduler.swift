@@ -21,6 +21,10 @@ public actor Scheduler {
     let delegateFactory: any DownloadDelegateFactory
     let hub = SchedulerEventHub()
     private let mainLane: SessionLane
+    /// `stagesTransfers` is true when the main session holds transfers beyond the limits
+    /// itself (`SessionConfiguration.maximumActiveTransfers`, per host too), so that tasks can
+    /// be handed to it ahead of need (see `chooseCandidates()`).
+    private let stagesTransfers: Bool
     /// `rateLanes` are sessions for tasks with a speed limit, by limit.
     private var rateLanes: [Int64: SessionLane] = [:]
 
@@ -115,7 +119,14 @@ public actor Scheduler {
         self.journal = journal
         self.configuration = configuration
         self.delegateFactory = delegateFactory ?? ResumableDownloadDelegateFactory(journal: journal)
-        mainLane = SessionLane(session: session ?? SessionManager(), ownsSession: session == nil, hub: hub)
+        var sessionConfiguration = SessionConfiguration()
+        sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
+        sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
+        let main = session ?? SessionManager(configuration: sessionConfiguration)
+        mainLane = SessionLane(session: main, ownsSession: session == nil, hub: hub)
+        let held = main.configuration
+        stagesTransfers = held.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
+            && held.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
     }
 
     deinit {
@@ -326,9 +337,18 @@ public actor Scheduler {
         // does not keep the next transfer waiting, and the more files wait for the disk
         // together, the fewer syncs they need (`GroupSync`). At most `finishingFactor` times
         // `maximumConcurrent` such files at once (each holds a descriptor).
+        //
+        // When the main session holds transfers beyond the limits itself (`stagesTransfers`),
+        // up to `limit` more tasks are handed to it ahead of need: one starts the moment
+        // another's network part is over, without waiting for this actor. Tasks of the other
+        // lanes (speed limits) are not held by the main session's limits: they start only in a
+        // real free slot, and none are handed ahead while they run or wait for one. The bound
+        // on finishing files counts the tasks handed ahead (the session starts them on its own).
         let limit = configuration.maximumConcurrent
         let holding = endings.reduce(0) { $0 + ($1.holdsSlot ? 1 : 0) }
-        var free = min(limit - (running.count - finishingCount) - holding,
+        let transferring = running.count - finishingCount + holding
+        var ahead = stagesTransfers && !running.values.contains { !$0.finishing && $0.lane !== mainLane } ? limit : 0
+        var free = min(limit + ahead - transferring,
                        (1 + Scheduler.finishingFactor) * limit - running.count - endings.count)
         guard free > 0 else { return [] }
         var excluded = Set(running.keys).union(retryTimers.keys)
@@ -342,13 +362,19 @@ public actor Scheduler {
         var chosen: [Candidate] = []
         var kept: [TaskRecord] = []
         func consider(_ record: TaskRecord) {
+            let ownLane = record.spec.upload == nil && record.spec.options.maxDownloadLimit != nil
+            if ownLane, ahead > 0 {
+                // Needs a real slot, and nothing goes ahead from here on in this round.
+                free = min(free, limit - transferring - chosen.count)
+                ahead = 0
+            }
             guard free > 0 else {
                 kept.append(record)
                 return
             }
             let url = currentURL(of: record)
             let host = Scheduler.hostKey(url)
-            guard perHost[host, default: 0] < configuration.maximumPerHost else {
+            guard perHost[host, default: 0] < configuration.maximumPerHost + (ownLane ? 0 : ahead) else {
                 kept.append(record)
                 return
             }
@@ -426,8 +452,13 @@ public actor Scheduler {
         running[record.id] = RunningTask(record: record, hostKey: hostKey, lane: lane,
                                          transfer: transfer, partPath: partPath)
         lane.register(transfer, as: record.id)
-        hub.publish(.started(record.id))
         let id = record.id
+        // `started` and `transferred` are published on the engine thread, when the session
+        // starts the transfer (it may hold it back, see `stagesTransfers`) and when its network
+        // part is over: in the order they happen, so at most the limit are between the two.
+        transfer.onStart { [hub] in
+            hub.publish(.started(id))
+        }
         let checksum = record.spec.upload == nil && !delegateFactory.verifiesChecksum ? record.spec.checksum : nil
         if let checksum {
             // A delegate that does not check the digest itself: hash the file off the actor.
@@ -443,7 +474,8 @@ public actor Scheduler {
                 self?.transferFinished(id, transfer: transfer, outcome: outcome)
             }
         }
-        transfer.onTransportEnd { [weak self] in
+        transfer.onTransportEnd { [weak self, hub] in
+            hub.publish(.transferred(id))
             self?.hand(over: .transportEnded(id, transfer))
         }
         transfer.resume()
@@ -498,14 +530,13 @@ public actor Scheduler {
         }
     }
 
-    /// `transportEnded(_:transfer:)` marks a running task `finishing` and publishes
-    /// `transferred`: its slot is free for the next task.
+    /// `transportEnded(_:transfer:)` marks a running task `finishing` (`transferred` was
+    /// published on the engine thread): its slot is free for the next task.
     private func transportEnded(_ id: TaskID, transfer: TransferTask) {
         guard var entry = running[id], entry.transfer === transfer, !entry.finishing else { return }
         entry.finishing = true
         running[id] = entry
         finishingCount += 1
-        hub.publish(.transferred(id))
     }
 
     /// `directoryPrototype(_:)` is a destination in the directory at `path` (its file name is

@@ -25,6 +25,13 @@ public struct SessionConfiguration: Sendable {
     /// Bodies at least this large are sent with `Expect: 100-continue`, so that an early
     /// rejection (401, 413) costs no upload; smaller ones skip the wait. `1 MiB` by default.
     public var expectContinueThreshold: Int64 = 1024 * 1024
+    /// The most transfers the session runs at once; transfers resumed beyond it wait in the
+    /// engine, in the order they were resumed, and start as others end (their `onStart`
+    /// handlers run then). `nil` (no limit) by default.
+    public var maximumActiveTransfers: Int?
+    /// The most transfers the session runs at once to one host (``HostKey``), waiting as for
+    /// ``maximumActiveTransfers``. `nil` (no limit) by default.
+    public var maximumActiveTransfersPerHost: Int?
     /// The clock used for speed and ETA, the system's monotonic clock by default.
     public var clock: any MonotonicClock = SystemClock()
 

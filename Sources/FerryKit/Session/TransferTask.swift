@@ -43,6 +43,8 @@ public final class TransferTask: Sendable, Identifiable {
         var finishHandlers: [@Sendable (Result<TransferResult, FerryError>) -> Void] = []
         var transportEnded = false
         var transportHandlers: [@Sendable () -> Void] = []
+        var transportStarted = false
+        var startHandlers: [@Sendable () -> Void] = []
     }
 
     /// The task's identifier, unique within its session.
@@ -147,6 +149,19 @@ public final class TransferTask: Sendable, Identifiable {
         if now { handler() }
     }
 
+    /// Calls `handler` once the engine starts the transfer: at once after ``resume()``, or,
+    /// when the session's limits (``SessionConfiguration/maximumActiveTransfers``) hold it
+    /// back, when a place frees; at once when that already happened. On the engine thread:
+    /// it must be quick and must not block. Not called for a task cancelled while it waited.
+    public func onStart(_ handler: @escaping @Sendable () -> Void) {
+        let now = inner.withLock { inner -> Bool in
+            if inner.transportStarted { return true }
+            inner.startHandlers.append(handler)
+            return false
+        }
+        if now { handler() }
+    }
+
     /// Waits for the end of the task: its result, or the ``FerryError`` it failed with.
     public var result: TransferResult {
         get async throws(FerryError) {
@@ -155,6 +170,20 @@ public final class TransferTask: Sendable, Identifiable {
     }
 
     // MARK: - Called by the engine thread
+
+    /// Runs the `onStart` handlers (once).
+    func transportDidStart() {
+        let handlers = inner.withLock { inner -> [@Sendable () -> Void] in
+            guard !inner.transportStarted else { return [] }
+            inner.transportStarted = true
+            let handlers = inner.startHandlers
+            inner.startHandlers.removeAll()
+            return handlers
+        }
+        for handler in handlers {
+            handler()
+        }
+    }
 
     /// Runs the `onTransportEnd` handlers (once).
     func transportDidEnd() {

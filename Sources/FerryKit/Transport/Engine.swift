@@ -11,7 +11,10 @@ import Synchronization
 /// `didCompleteWith` of a transfer that ended on its own: that one runs on the completion
 /// queue once the engine is done with the transfer. Transfers that end while the completion
 /// queue is busy are completed together: their files are made durable with one `GroupSync`
-/// (a group commit) before their delegates give them their final names.
+/// (a group commit) before their delegates give them their final names. A session with
+/// limits (`SessionConfiguration.maximumActiveTransfers`, per host too) has the transfers
+/// beyond them held here, in order; one starts as soon as another ends, without waiting for
+/// the thread that resumed it.
 final class Engine: @unchecked Sendable {
     /// `Command` is a request from another thread to the engine thread.
     enum Command: Sendable {
@@ -47,6 +50,19 @@ final class Engine: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Handles by task identifier. Engine thread only.
     private var handles: [Int: EasyHandle] = [:]
+    /// `Admission` is a transfer held back by its session's limits (see `add`).
+    private struct Admission {
+        let task: TransferTask
+        let delegate: any TaskDelegate
+        let configuration: SessionConfiguration
+        let host: String
+    }
+    /// `held` are transfers waiting for a place under the limits, in order. Engine thread only.
+    private var held: [Admission] = []
+    /// `activeByHost` counts running transfers by host, and `hostOfActive` is each one's host,
+    /// for transfers started under a per-host limit. Engine thread only.
+    private var activeByHost: [String: Int] = [:]
+    private var hostOfActive: [Int: String] = [:]
     /// `completionQueue` runs the delegates' `didCompleteWith` of transfers that ended on their
     /// own (not cancelled), in order, taking every waiting one at each turn; `shutdown()` waits
     /// for `pendingCompletions`. The delegates in `completions` belong to the completion queue
@@ -122,6 +138,11 @@ final class Engine: @unchecked Sendable {
             let timeout: Int32 = handles.isEmpty ? 3_600_000 : 1000
             curl_multi_poll(multi, nil, 0, timeout, nil)
         }
+        let waiting = held
+        held.removeAll()
+        for admission in waiting {
+            cancelHeld(admission)
+        }
         for id in Array(handles.keys) {
             cancel(id)
         }
@@ -144,28 +165,97 @@ final class Engine: @unchecked Sendable {
         }
     }
 
+    /// `add(_:delegate:configuration:)` starts a transfer, or holds it back while its session
+    /// runs `maximumActiveTransfers` (or that many per host) already; held transfers start in
+    /// order as others end (`admitHeld()`).
     private func add(_ task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration) {
         guard task.state != .cancelled else { return }
+        guard configuration.maximumActiveTransfers != nil || configuration.maximumActiveTransfersPerHost != nil else {
+            start(task, delegate: delegate, configuration: configuration, host: nil)
+            return
+        }
+        let admission = Admission(task: task, delegate: delegate, configuration: configuration,
+                                  host: HostKey.of(task.request.url.absoluteString))
+        if held.isEmpty, fits(admission) {
+            start(task, delegate: delegate, configuration: configuration, host: admission.host)
+        } else {
+            held.append(admission)
+        }
+    }
+
+    /// `fits(_:)` is true when `admission` may start under its session's limits now.
+    private func fits(_ admission: Admission) -> Bool {
+        if let limit = admission.configuration.maximumActiveTransfers, handles.count >= limit { return false }
+        if let limit = admission.configuration.maximumActiveTransfersPerHost,
+           activeByHost[admission.host, default: 0] >= limit { return false }
+        return true
+    }
+
+    /// `admitHeld()` starts the held transfers that fit now, in order (a transfer to a busy
+    /// host does not keep one to another host waiting).
+    private func admitHeld() {
+        guard !held.isEmpty else { return }
+        var kept: [Admission] = []
+        for admission in held {
+            if admission.task.state == .cancelled { continue }
+            if fits(admission) {
+                start(admission.task, delegate: admission.delegate, configuration: admission.configuration,
+                      host: admission.host)
+            } else {
+                kept.append(admission)
+            }
+        }
+        held = kept
+    }
+
+    /// `cancelHeld(_:)` ends a transfer that never started as cancelled.
+    private func cancelHeld(_ admission: Admission) {
+        let outcome = admission.delegate.task(admission.task, didCompleteWith: .failure(.cancelled), bytesSent: 0)
+        admission.task.finish(outcome.flatMap { _ in .failure(.cancelled) })
+    }
+
+    /// `release(_:)` gives back the per-host place of a transfer that left the multi handle.
+    private func release(_ id: Int) {
+        guard let host = hostOfActive.removeValue(forKey: id) else { return }
+        let left = activeByHost[host, default: 1] - 1
+        activeByHost[host] = left > 0 ? left : nil
+    }
+
+    private func start(_ task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration, host: String?) {
         guard let handle = EasyHandle(task: task, delegate: delegate, configuration: configuration) else {
+            task.transportDidStart()
             task.finish(.failure(.transport(.other(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not create a handle"))))
             return
         }
         do throws(FerryError) {
             try handle.configure()
         } catch {
+            task.transportDidStart()
             task.finish(delegate.task(task, didCompleteWith: .failure(error), bytesSent: 0))
             return
         }
         handles[task.id] = handle
+        if let host {
+            hostOfActive[task.id] = host
+            activeByHost[host, default: 0] += 1
+        }
         if task.state == .paused { handle.pause() }
         curl_multi_add_handle(multi, handle.raw)
+        task.transportDidStart()
     }
 
     private func cancel(_ id: Int) {
-        guard let handle = handles.removeValue(forKey: id) else { return }
+        guard let handle = handles.removeValue(forKey: id) else {
+            if let index = held.firstIndex(where: { $0.task.id == id }) {
+                cancelHeld(held.remove(at: index))
+            }
+            return
+        }
         curl_multi_remove_handle(multi, handle.raw)
+        release(id)
         let outcome = handle.delegate.task(handle.task, didCompleteWith: .failure(.cancelled), bytesSent: handle.bytesSent)
         handle.task.finish(outcome.flatMap { _ in .failure(.cancelled) })
+        admitHeld()
     }
 
     private func collectFinished() {
@@ -181,6 +271,7 @@ final class Engine: @unchecked Sendable {
             let handle = Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue()
             curl_multi_remove_handle(multi, easy)
             handles.removeValue(forKey: handle.task.id)
+            release(handle.task.id)
             let transport = handle.transportResult(code: code)
             handle.publishFinalProgress()
             // The delegate's last callback (a download's sync and final name) runs on the
@@ -190,6 +281,7 @@ final class Engine: @unchecked Sendable {
             ended.append(Completion(task: handle.task, delegate: handle.delegate, transport: transport,
                                     bytesSent: handle.bytesSent))
         }
+        if !ended.isEmpty { admitHeld() }
     }
 
     /// `complete(_:)` hands ended transfers to the completion queue, queuing a drain unless one

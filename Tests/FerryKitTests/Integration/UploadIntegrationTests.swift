@@ -6,8 +6,9 @@ import Testing
 /// Uploads through the real engine to the fault server (catalogue 28, 29).
 @Suite(.serialized) struct UploadIntegrationTests {
     @Test func aFileThatShrinksDuringTheUploadFailsIt() async throws {
-        // Given a 16 MiB file sent slowly (throttled to at most ~0.8 MiB/s, so that even a
-        // loaded machine truncates it long before the last byte has been read).
+        // Given a 16 MiB file sent slowly (throttled to at most ~0.27 MiB/s, about a minute for
+        // the whole file, so that even a loaded machine truncates it long before the last byte
+        // has been read: the truncation ends the test at once).
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try Pattern.writeFile(at: dir.file("moving.bin"), count: 16 << 20)
@@ -15,7 +16,7 @@ import Testing
         defer { server.stop() }
         var form = MultipartFormData()
         try form.appendPart(fileURL: dir.file("moving.bin"), name: "f")
-        form.throttle(bytesPerPacket: 16 * 1024, delay: .milliseconds(20))
+        form.throttle(bytesPerPacket: 16 * 1024, delay: .milliseconds(60))
         let session = SessionManager()
         defer { session.invalidate() }
         let events = session.events()
