@@ -174,13 +174,9 @@ final class Engine: @unchecked Sendable {
             start(task, delegate: delegate, configuration: configuration, host: nil)
             return
         }
-        let admission = Admission(task: task, delegate: delegate, configuration: configuration,
-                                  host: HostKey.of(task.request.url.absoluteString))
-        if held.isEmpty, fits(admission) {
-            start(task, delegate: delegate, configuration: configuration, host: admission.host)
-        } else {
-            held.append(admission)
-        }
+        held.append(Admission(task: task, delegate: delegate, configuration: configuration,
+                              host: HostKey.of(task.request.url.absoluteString)))
+        admitHeld()
     }
 
     /// `fits(_:)` is true when `admission` may start under its session's limits now.

@@ -28,6 +28,13 @@ import Testing
             return most
         }
 
+        /// How many transfers to `host` started before any transfer ended.
+        func startsBeforeAnyEnd(of host: String) -> Int {
+            let all = entries.withLock { $0 }
+            let firstEnd = all.firstIndex { !$0.starts } ?? all.count
+            return all[..<firstEnd].filter { $0.starts && $0.host == host }.count
+        }
+
         var startOrder: [Int] { entries.withLock { $0.filter(\.starts).map(\.id) } }
     }
 
@@ -84,18 +91,19 @@ import Testing
         defer { session.invalidate() }
         let timeline = Timeline()
 
-        // When 3 downloads to each host are resumed at once.
+        // When 3 downloads to the first host, then 3 to the second, are resumed at once.
         var tasks: [TransferTask] = []
         for index in 0..<6 {
-            let server = index.isMultiple(of: 2) ? first : second
+            let server = index < 3 ? first : second
             let task = session.downloadTask(with: Request(url: server.url("/f")),
                                             to: DownloadDestination(directory: out.url, fileName: "f\(index)"))
-            timeline.watch(task, host: index.isMultiple(of: 2) ? "first" : "second")
+            timeline.watch(task, host: index < 3 ? "first" : "second")
             tasks.append(task)
             task.resume()
         }
 
-        // Then each host had one transfer at a time, both hosts at once, all byte-exact.
+        // Then each host had one transfer at a time, both hosts at once (the second host's
+        // first transfer did not wait behind the first host's), all byte-exact.
         for (index, task) in tasks.enumerated() {
             _ = try await task.result
             #expect(try SHA256Hex.of(file: out.file("f\(index)")) == Pattern.sha256Hex(count: 64 << 10, seed: 1))
@@ -103,6 +111,7 @@ import Testing
         #expect(timeline.mostAtOnce(host: "first") == 1)
         #expect(timeline.mostAtOnce(host: "second") == 1)
         #expect(timeline.mostAtOnce() == 2)
+        #expect(timeline.startsBeforeAnyEnd(of: "second") == 1)
     }
 
     @Test func aWaitingTransferCancelledNeverStartsAndLeavesNothing() async throws {
