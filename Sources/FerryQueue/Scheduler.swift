@@ -124,9 +124,9 @@ public actor Scheduler {
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
         let main = session ?? SessionManager(configuration: sessionConfiguration)
         mainLane = SessionLane(session: main, ownsSession: session == nil, hub: hub)
-        let held = main.configuration
-        stagesTransfers = held.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
-            && held.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
+        let limits = main.configuration
+        stagesTransfers = limits.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
+            && limits.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
     }
 
     deinit {
@@ -362,7 +362,7 @@ public actor Scheduler {
         var chosen: [Candidate] = []
         var kept: [TaskRecord] = []
         func consider(_ record: TaskRecord) {
-            let ownLane = record.spec.upload == nil && record.spec.options.maxDownloadLimit != nil
+            let ownLane = Scheduler.laneRate(of: record) != nil
             if ownLane, ahead > 0 {
                 // Needs a real slot, and nothing goes ahead from here on in this round.
                 free = min(free, limit - transferring - chosen.count)
@@ -428,7 +428,7 @@ public actor Scheduler {
                 let request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
                 transfer = lane.session.task(kind: .upload, request: request, delegate: DataTaskDelegate())
             } else {
-                lane = self.lane(forRate: record.spec.options.maxDownloadLimit)
+                lane = self.lane(forRate: Scheduler.laneRate(of: record))
                 let parsed = try Request.validatedURL(url.string)
                 let destination = try destination(for: record, url: url, parsed: parsed)
                 // Only a task that ran before can have committed its file before a kill.
@@ -547,6 +547,12 @@ public actor Scheduler {
         let made = DownloadDestination(directory: URL(fileURLWithPath: path, isDirectory: true), fileName: "")
         directories[path] = made
         return made
+    }
+
+    /// `laneRate(of:)` is the speed limit whose session (lane) runs the task: a download's
+    /// `max-download-limit`; `nil` (the main lane) for the others and for uploads.
+    static func laneRate(of record: TaskRecord) -> Int64? {
+        record.spec.upload == nil ? record.spec.options.maxDownloadLimit : nil
     }
 
     private func lane(forRate rate: Int64?) -> SessionLane {

@@ -217,16 +217,17 @@ final class Engine: @unchecked Sendable {
         activeByHost[host] = left > 0 ? left : nil
     }
 
+    /// `start(_:delegate:configuration:host:)` runs the task's `onStart` handlers, then makes
+    /// its easy handle and adds it to the multi handle (or ends the task when that fails).
     private func start(_ task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration, host: String?) {
+        task.transportDidStart()
         guard let handle = EasyHandle(task: task, delegate: delegate, configuration: configuration) else {
-            task.transportDidStart()
             task.finish(.failure(.transport(.other(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not create a handle"))))
             return
         }
         do throws(FerryError) {
             try handle.configure()
         } catch {
-            task.transportDidStart()
             task.finish(delegate.task(task, didCompleteWith: .failure(error), bytesSent: 0))
             return
         }
@@ -237,7 +238,6 @@ final class Engine: @unchecked Sendable {
         }
         if task.state == .paused { handle.pause() }
         curl_multi_add_handle(multi, handle.raw)
-        task.transportDidStart()
     }
 
     private func cancel(_ id: Int) {
