@@ -116,7 +116,7 @@ public final class PartialFile {
             let candidate = destination.filePath(named: name)
             if link(path, candidate) == 0 {
                 if !keepingPartialName { unlink(path) }
-                return URL(fileURLWithPath: candidate)
+                return URL(fileURLWithPath: candidate, isDirectory: false)
             }
             let code = errno
             if code == EEXIST { continue }
@@ -126,7 +126,7 @@ public final class PartialFile {
                 guard rename(path, candidate) == 0 else {
                     throw .file(.from(errno: errno, path: candidate, operation: "rename to"))
                 }
-                return URL(fileURLWithPath: candidate)
+                return URL(fileURLWithPath: candidate, isDirectory: false)
             }
             throw .file(.from(errno: code, path: candidate, operation: "create"))
         }
