@@ -56,6 +56,11 @@ public actor Scheduler {
     /// `concludeQueued` is true while a call of `concludeEndings()` is due (queued, or at the
     /// end of `drainFinished()`), so `conclude` queues no other.
     private var concludeQueued = false
+    /// `commitTimer` records the endings left waiting by `drainFinished()` (see
+    /// `mayWaitToRecord()`) at the latest `commitDelay` after it was set; `nil` when none is set.
+    private var commitTimer: Task<Void, Never>?
+    /// `commitDelay` is the longest a done download waits to be recorded with others.
+    static let commitDelay = Duration.milliseconds(5)
     /// `finished` are transfers that ended, handed over from the threads that end them
     /// (`TransferTask.onFinish`) until `drainFinished()` takes them all in one actor turn.
     private let finished = Mutex(FinishedTransfers())
@@ -131,6 +136,7 @@ public actor Scheduler {
 
     deinit {
         poller?.cancel()
+        commitTimer?.cancel()
         mainLane.close()
         for lane in rateLanes.values {
             lane.close()
@@ -351,6 +357,9 @@ public actor Scheduler {
         var free = min(limit + ahead - transferring,
                        (1 + Scheduler.finishingFactor) * limit - running.count - endings.count)
         guard free > 0 else { return [] }
+        // While every real slot is taken, the tasks handed ahead are topped up in batches: once
+        // half of them have started, so one journal write marks many.
+        if transferring >= limit, free < ahead / 2 { return [] }
         var excluded = Set(running.keys).union(retryTimers.keys)
         var perHost: [String: Int] = [:]
         for task in running.values where !task.finishing {
@@ -525,9 +534,39 @@ public actor Scheduler {
         if endings.isEmpty {
             concludeQueued = queued
             fill()
+        } else if mayWaitToRecord() {
+            concludeQueued = queued
+            if commitTimer == nil {
+                commitTimer = Task { [weak self] in
+                    try? await Task.sleep(for: Scheduler.commitDelay)
+                    await self?.commitTimerFired()
+                }
+            }
+            fill()
         } else {
             concludeEndings()
         }
+    }
+
+    /// `mayWaitToRecord()` is true when the queued endings may wait a little to be recorded
+    /// with the next ones (a group commit: one journal write for many downloads instead of
+    /// one each): all are downloads done on their own whose slots are already free, fewer
+    /// than the concurrency limit, and more transfers are under way to end soon. Anything
+    /// else (a failure, a stop, a slot still held, the last transfer) is recorded at once.
+    private func mayWaitToRecord() -> Bool {
+        guard case .running = phase, !running.isEmpty, endings.count < configuration.maximumConcurrent else {
+            return false
+        }
+        return endings.allSatisfy { ending in
+            guard !ending.holdsSlot, ending.intent == nil, case .success = ending.outcome else { return false }
+            return true
+        }
+    }
+
+    private func commitTimerFired() {
+        commitTimer = nil
+        guard !endings.isEmpty, !concludeQueued else { return }
+        concludeEndings()
     }
 
     /// `transportEnded(_:transfer:)` marks a running task `finishing` (`transferred` was
