@@ -12,11 +12,18 @@ public protocol DownloadDelegateFactory: Sendable {
     /// `makeDelegate(for:destination:)` returns the delegate for one attempt of `record`,
     /// writing to `destination`.
     func makeDelegate(for record: TaskRecord, destination: DownloadDestination) -> any TaskDelegate
+
+    /// `commitMark(for:)` is the `CommitMark` the delegates give a task's files written without
+    /// a `.part`; `nil` (the default) when they never do.
+    func commitMark(for id: TaskID) -> CommitMark?
 }
 
 extension DownloadDelegateFactory {
     /// `verifiesChecksum` is `false` unless a factory says otherwise.
     public var verifiesChecksum: Bool { false }
+
+    /// `commitMark(for:)` is `nil` unless a factory says otherwise.
+    public func commitMark(for id: TaskID) -> CommitMark? { nil }
 }
 
 /// `RestartingDownloadDelegateFactory` makes FerryKit's `DownloadTaskDelegate`, which starts

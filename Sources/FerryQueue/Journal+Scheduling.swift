@@ -32,6 +32,15 @@ extension Journal {
         return moved
     }
 
+    /// `identity()` is a random positive number that tells this journal from any other (the
+    /// value of the `CommitMark`s of its downloads), made on first use and kept from then on.
+    public func identity() throws(QueueError) -> Int64 {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO journal_meta (key, value) VALUES ('identity', (random() & 9223372036854775807) | 1)")
+            return try JournalMeta.value(db, .identity)
+        }
+    }
+
     /// `recordOutcomes(_:markingRunning:)` is `recordOutcomes(_:)` then `markRunning(_:)` in
     /// one transaction: the scheduler records the attempts that ended and starts the tasks
     /// taking their slots with one commit. Returns the states as `recordOutcomes(_:)` does and

@@ -10,6 +10,8 @@ enum JournalMeta {
         case lowestPosition = "lowest_position"
         /// `highestPosition` is at least the largest `task.position` (a bound, not exact).
         case highestPosition = "highest_position"
+        /// `identity` is a random number made once per journal (see `Journal.identity()`).
+        case identity
     }
 
     static func value(_ db: Database, _ key: Key) throws -> Int64 {

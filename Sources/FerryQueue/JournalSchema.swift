@@ -18,7 +18,8 @@ import GRDB
 /// - `upload_field`, `upload_file`: the form of an upload, ordered by `ordinal`.
 /// - `segment`: byte ranges of a download split across connections (none for a single stream).
 /// - `journal_meta`: `revision` (bumped by every change other than progress checkpoints,
-///   polled by other processes) and the `lowest_position`/`highest_position` bounds.
+///   polled by other processes), the `lowest_position`/`highest_position` bounds, and the
+///   journal's random `identity` (added the first time a scheduler asks for it).
 ///
 /// Version 2:
 /// - `task.reply`: a short summary of the server's reply to an upload (status and the start

@@ -19,10 +19,21 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     /// `DownloadPolicy.defaultCheckpointInterval` (1) by default, `nil` or `0` for none.
     public var checkpointInterval: Double?
 
+    /// `journalIdentity` is `journal.identity()`, the first part of the tasks' `CommitMark`s;
+    /// `nil` when it could not be read (every download then uses a `.part`).
+    let journalIdentity: Int64?
+
     /// `init(journal:checkpointInterval:)` makes a factory checkpointing into `journal`.
     public init(journal: Journal, checkpointInterval: Double? = DownloadPolicy.defaultCheckpointInterval) {
         self.journal = journal
         self.checkpointInterval = checkpointInterval
+        journalIdentity = try? journal.identity()
+    }
+
+    /// `commitMark(for:)` is the mark of a task's download: this journal's identity and the
+    /// task's id. The scheduler looks for it after a crash (`Scheduler.committedOutcome`).
+    public func commitMark(for id: TaskID) -> CommitMark? {
+        journalIdentity.map { CommitMark(value: "\($0)-\(id.rawValue)") }
     }
 
     /// `verifiesChecksum` is `true`: the delegate checks the digest before the final name.
@@ -38,6 +49,10 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         )
         // The scheduler removes the .part once the journal says done.
         policy.keepsPartialNameAfterCommit = true
+        // A task that never ran has no .part to reuse or remove: a small one can do without.
+        if record.startedAt == nil {
+            policy.commitMark = commitMark(for: record.id)
+        }
         let journal = self.journal
         let id = record.id
         return ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: record.resume.resumeData) { data in

@@ -680,7 +680,10 @@ public actor Scheduler {
             let state = states[next]
             next += 1
             // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
-            if state == .done, ending.intent == nil, let partPath = ending.partPath { leftovers.append(partPath) }
+            if state == .done, ending.intent == nil, let partPath = ending.partPath,
+               case .success(let result) = ending.outcome, result.partialNameKept {
+                leftovers.append(partPath)
+            }
             concluded(ending.id, state: state, decision: decision, intent: ending.intent)
         }
         // The next transfers start first: the engine has work while the names are removed.

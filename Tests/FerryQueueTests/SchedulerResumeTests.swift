@@ -1,4 +1,4 @@
-import FerryKit
+@testable import FerryKit
 import FerryQueue
 import FerryTestSupport
 import Foundation
@@ -87,6 +87,83 @@ import Testing
         #expect(directoryListing(URL(fileURLWithPath: out)) == ["f.1.bin", "f.bin"])
         #expect(!nginx.accessLog().contains("/f.bin"))
         #expect(await scheduler.summary.completed == 1)
+    }
+
+    @Test func aFileCommittedWithoutAPartBeforeACrashIsDoneWithoutARequest() async throws {
+        // Given f.bin (another file), and a small download of the task written without a .part
+        // and committed to f.1.bin with the task's mark; then a crash before the record: the
+        // task is still `running`. Also f.2.bin, marked by another task of the same journal.
+        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove() }
+        try Pattern.writeFile(at: www.file("f.bin"), count: 20_000, seed: 3)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let out = state.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: "\(out)/f.bin"))
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let id = try journal.insert(task(nginx.url("/f.bin"), into: out, name: "f.bin"))
+        let other = try journal.insert(task(nginx.url("/f.bin"), into: out, name: "g.bin"))
+        let factory = ResumableDownloadDelegateFactory(journal: journal)
+        let destination = DownloadDestination(directory: URL(fileURLWithPath: out), fileName: "f.bin")
+        for (owner, bytes) in [(id, Pattern.bytes(count: 20_000, seed: 3)), (other, Data("other".utf8))] {
+            let mark = try #require(factory.commitMark(for: owner))
+            let file = try #require(PartialFile.createUnnamed(standingFor: destination.filePath(named: "f.bin"), mark: mark))
+            try bytes.withUnsafeBytes { try file.write($0) }
+            _ = try file.commit(to: destination)
+        }
+        try FileManager.default.moveItem(atPath: "\(out)/f.2.bin", toPath: "\(out)/f.1.bin.tmp")
+        try FileManager.default.moveItem(atPath: "\(out)/f.1.bin", toPath: "\(out)/f.2.bin")
+        try FileManager.default.moveItem(atPath: "\(out)/f.1.bin.tmp", toPath: "\(out)/f.1.bin")
+        #expect(try journal.markRunning([id]) == [id])
+        let scheduler = Scheduler(journal: journal, configuration: configuration(out))
+        try journal.updateStates([other], to: .paused)
+
+        // When the scheduler runs again.
+        await scheduler.run(untilIdle: true)
+
+        // Then the task is done at the file with its own mark (f.2.bin; f.1.bin carries the
+        // other task's), nothing was fetched, and nothing else appeared.
+        let record = try #require(try journal.task(id))
+        #expect(record.state == .done)
+        #expect(record.finalPath == "\(out)/f.2.bin")
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/f.2.bin")) == Pattern.sha256Hex(count: 20_000, seed: 3))
+        #expect(directoryListing(URL(fileURLWithPath: out)) == ["f.1.bin", "f.2.bin", "f.bin"])
+        #expect(!nginx.accessLog().contains("/f.bin"))
+    }
+
+    @Test func aFirstRunWritesSmallFilesWithoutAPartAndRetriesWithOne() async throws {
+        // Given two small files, one of them served only after a first failure.
+        let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove() }
+        try Pattern.writeFile(at: www.file("a.bin"), count: 30_000, seed: 4)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let out = state.file("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let journal = try Journal.open(at: state.file("journal.sqlite")).journal
+        let first = try journal.insert(task(nginx.url("/a.bin"), into: out, name: "a.bin"))
+        let later = try journal.insert(task(nginx.url("/b.bin"), into: out, name: "b.bin"))
+        let scheduler = Scheduler(journal: journal, configuration: configuration(out))
+
+        // When the queue runs (b.bin is missing: 404, failed), then b.bin appears and is retried.
+        await scheduler.run(untilIdle: true)
+        try Pattern.writeFile(at: www.file("b.bin"), count: 40_000, seed: 5)
+        #expect(try journal.updateStates([later], to: .queued) == [later])
+        await scheduler.run(untilIdle: true)
+
+        // Then both are done and exact, and no .part is left; the first carries its mark (it
+        // never had a .part), the retried one does not (it ran before, so it used one).
+        let factory = ResumableDownloadDelegateFactory(journal: journal)
+        #expect(try journal.task(first)?.state == .done)
+        #expect(try journal.task(later)?.state == .done)
+        #expect(directoryListing(URL(fileURLWithPath: out)) == ["a.bin", "b.bin"])
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/a.bin")) == Pattern.sha256Hex(count: 30_000, seed: 4))
+        #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/b.bin")) == Pattern.sha256Hex(count: 40_000, seed: 5))
+        #expect(CommitMark.value(at: "\(out)/a.bin") == factory.commitMark(for: first)?.value)
+        #expect(CommitMark.value(at: "\(out)/b.bin") == nil)
     }
 
     @Test func everyQueueChecksumConvertsForTheDelegate() throws {

@@ -1,6 +1,7 @@
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Linux calls Swift's Glibc module does not import (they need _GNU_SOURCE). */
@@ -14,5 +15,22 @@ int csystem_sync_file_system(int fd);
 
 /* Names the calling thread for the kernel (at most 15 bytes are kept); returns 0 or an errno. */
 int csystem_set_thread_name(const char *name);
+
+/* Creates an unnamed file for writing in the directory at path (O_TMPFILE), with mode (the
+   umask applies); returns the descriptor or -1 with errno (EOPNOTSUPP, EISDIR or EINVAL where
+   the file system cannot). The file disappears on close unless it was given a name. */
+int csystem_open_unnamed(const char *directory, unsigned int mode);
+
+/* Gives the file open at fd (an unnamed one too) the name path, never replacing a file (EEXIST);
+   through /proc/self/fd, so no privilege is needed. Returns 0 or -1 with errno. */
+int csystem_link_descriptor(int fd, const char *path);
+
+/* Sets the extended attribute name of the file open at fd to the size bytes at value;
+   returns 0 or -1 with errno (ENOTSUP where the file system has no such attributes). */
+int csystem_set_attribute(int fd, const char *name, const void *value, size_t size);
+
+/* Reads the extended attribute name of the file at path, never following a symlink, into
+   buffer (capacity bytes); returns its length or -1 with errno. */
+long csystem_read_attribute(const char *path, const char *name, void *buffer, size_t capacity);
 
 #endif

@@ -40,6 +40,24 @@ extension DownloadDestination {
         return nil
     }
 
+    /// `recoverMarkedFile(_:)` returns the file a download written without a `.part` (see
+    /// `CommitMark`) committed before a kill: the first of the names a commit tries (`name`,
+    /// `name.1.ext`, ...) that is a regular file carrying `mark` (symlinks never followed);
+    /// `nil` when there is none (the download did not reach its name).
+    public func recoverMarkedFile(_ mark: CommitMark) -> URL? {
+        for counter in 0...10_000 {
+            let name = counter == 0 ? fileName : SafeFileName.numbered(fileName, counter)
+            let candidate = filePath(named: name)
+            var status = stat()
+            guard lstat(candidate, &status) == 0 else { return nil }
+            guard status.st_mode & S_IFMT == S_IFREG else { continue }
+            if CommitMark.value(at: candidate) == mark.value {
+                return URL(fileURLWithPath: candidate, isDirectory: false)
+            }
+        }
+        return nil
+    }
+
     /// `removeLeftoverPartialFile(of:)` removes the `.part` a killed process left behind after
     /// the download was recorded done: a name still linked to `finishedFile` (same device and
     /// inode) and nothing else; returns whether it did. Any other `.part` is left alone.

@@ -16,6 +16,9 @@ public struct DownloadPolicy: Sendable, Hashable {
     /// Whether the `.part` stays linked to the finished file until the caller recorded the
     /// completion and removes it (see `PartialFile.commit(to:keepingPartialName:)`); `false` by default.
     public var keepsPartialNameAfterCommit = false
+    /// The mark that lets a small download skip its `.part` (see `CommitMark`); `nil` (always a
+    /// `.part`) by default.
+    public var commitMark: CommitMark?
 
     public init(checkpointInterval: Double? = defaultCheckpointInterval, keepsPartialFile: Bool = true, expectedChecksum: ExpectedChecksum? = nil, usesContentDisposition: Bool = false) {
         self.checkpointInterval = checkpointInterval

@@ -13,6 +13,9 @@ public final class PartialFile {
     private(set) var descriptor: Int32
     /// Bytes in the file.
     public private(set) var length: Int64
+    /// Whether the file has no name until its commit (see `createUnnamed(standingFor:mark:)`);
+    /// ``path`` is then where it will go.
+    public let isUnnamed: Bool
     /// Where write-back was last started; see ``startWriteBack()``.
     var writeBackStart: Int64 = 0
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
@@ -38,10 +41,33 @@ public final class PartialFile {
         return PartialFile(path: path, descriptor: fd, length: 0)
     }
 
-    init(path: String, descriptor: Int32, length: Int64) {
+    /// Creates an unnamed file (`O_TMPFILE`) in the directory of `path`, the final file's
+    /// path, carrying `mark` as an extended attribute; its mode is the final one (0666 less the
+    /// umask), as nobody can open it before the commit names it. `nil` where the file system or
+    /// the system cannot (no unnamed files, no user attributes, no `/proc`): use `create`.
+    static func createUnnamed(standingFor path: String, mark: CommitMark) -> PartialFile? {
+        guard unnamedFilesCanBeNamed else { return nil }
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let fd = csystem_open_unnamed(directory.isEmpty ? "/" : directory, 0o666)
+        guard fd >= 0 else { return nil }
+        let marked = mark.value.withCString { value in
+            csystem_set_attribute(fd, CommitMark.name, value, strlen(value)) == 0
+        }
+        guard marked else {
+            Glibc.close(fd)
+            return nil
+        }
+        return PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true)
+    }
+
+    /// Whether `/proc/self/fd` exists, through which an unnamed file gets its name.
+    private static let unnamedFilesCanBeNamed = access("/proc/self/fd", X_OK) == 0
+
+    init(path: String, descriptor: Int32, length: Int64, isUnnamed: Bool = false) {
         self.path = path
         self.descriptor = descriptor
         self.length = length
+        self.isUnnamed = isUnnamed
     }
 
     deinit {
@@ -89,10 +115,10 @@ public final class PartialFile {
         }
     }
 
-    /// Removes the partial file.
+    /// Removes the partial file (an unnamed one disappears when closed).
     public func discard() {
         close()
-        unlink(path)
+        if !isUnnamed { unlink(path) }
     }
 
     /// Gives the file its final name and returns it: `destination.fileURL` when free (or when
@@ -103,6 +129,7 @@ public final class PartialFile {
     /// `false` by default.
     public func commit(to destination: DownloadDestination, keepingPartialName: Bool = false) throws(FerryError) -> URL {
         guard descriptor >= 0 else { throw .file(.io(path: path, errno: EBADF, operation: "commit")) }
+        if isUnnamed { return try commitUnnamed(to: destination) }
         fchmod(descriptor, 0o666 & ~FileModeMask.current)
         close()
         if destination.overwrite {
@@ -129,6 +156,22 @@ public final class PartialFile {
                 return URL(fileURLWithPath: candidate, isDirectory: false)
             }
             throw .file(.from(errno: code, path: candidate, operation: "create"))
+        }
+        throw .file(.alreadyExists(destination.fileURL.path))
+    }
+
+    /// `commitUnnamed(to:)` is `commit(to:)` for an unnamed file: one link to the first free
+    /// name (`name`, then `name.N.ext`), never replacing a file.
+    private func commitUnnamed(to destination: DownloadDestination) throws(FerryError) -> URL {
+        defer { close() }
+        for counter in 0...10_000 {
+            let name = counter == 0 ? destination.fileName : SafeFileName.numbered(destination.fileName, counter)
+            let candidate = destination.filePath(named: name)
+            if csystem_link_descriptor(descriptor, candidate) == 0 {
+                return URL(fileURLWithPath: candidate, isDirectory: false)
+            }
+            if errno == EEXIST { continue }
+            throw .file(.from(errno: errno, path: candidate, operation: "create"))
         }
         throw .file(.alreadyExists(destination.fileURL.path))
     }

@@ -152,9 +152,12 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             if let synchronizationError { throw synchronizationError }
             if !synchronizedByEngine { try file.synchronize() }
             let length = file.length
-            let finalURL = try file.commit(to: finalDestination(for: response), keepingPartialName: policy.keepsPartialNameAfterCommit)
+            let keepsPartialName = policy.keepsPartialNameAfterCommit && !file.isUnnamed
+            let finalURL = try file.commit(to: finalDestination(for: response), keepingPartialName: keepsPartialName)
             self.file = nil
-            return .success(TransferResult(response: response, fileURL: finalURL, bytesReceived: length, bytesSent: bytesSent))
+            var transferred = TransferResult(response: response, fileURL: finalURL, bytesReceived: length, bytesSent: bytesSent)
+            transferred.partialNameKept = keepsPartialName
+            return .success(transferred)
         } catch {
             stop()
             return .failure(error)
@@ -224,15 +227,29 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             checkpoint(fresh)
         }
         durableLength = 0
-        file = try PartialFile.create(atPath: destination.partialFilePath)
+        file = try makeFile(totalLength: fresh.totalLength)
         current = fresh
         lastCheckpoint = clock.now()
         hasher = policy.expectedChecksum.map { ChecksumHasher(algorithm: $0.algorithm) }
     }
 
-    /// Checkpoints when periodic checkpoints are on, the interval passed and new bytes were written.
+    /// `makeFile(totalLength:)` creates the file a fresh start writes to: an unnamed one when
+    /// the policy has a `CommitMark`, nothing was ever resumable and the length is known and
+    /// small (see `CommitMark`), else the `.part`.
+    private func makeFile(totalLength: Int64?) throws(FerryError) -> PartialFile {
+        if let mark = policy.commitMark, resumeFrom == nil, let totalLength, totalLength <= CommitMark.unnamedFileLimit,
+           !destination.overwrite, !policy.usesContentDisposition,
+           let unnamed = PartialFile.createUnnamed(standingFor: destination.filePath(named: destination.fileName), mark: mark) {
+            return unnamed
+        }
+        return try PartialFile.create(atPath: destination.partialFilePath)
+    }
+
+    /// Checkpoints when periodic checkpoints are on, the interval passed and new bytes were
+    /// written; never for an unnamed file (its bytes cannot be resumed).
     private func checkpointIfDue() throws(FerryError) {
-        guard let interval = policy.effectiveCheckpointInterval, let file, current != nil, file.length > durableLength else { return }
+        guard let interval = policy.effectiveCheckpointInterval, let file, !file.isUnnamed, current != nil,
+              file.length > durableLength else { return }
         let now = clock.now()
         guard now - lastCheckpoint >= interval else { return }
         try checkpointNow()
@@ -251,7 +268,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     /// Ends a failed or cancelled attempt: checkpoint and keep the `.part`, or remove it.
     private func stop() {
         guard let file else { return }
-        if policy.keepsPartialFile {
+        if policy.keepsPartialFile, !file.isUnnamed {
             if !alreadyComplete { try? checkpointNow() }
             file.close()
         } else {

@@ -31,6 +31,9 @@ public struct TransferResult: Sendable {
     public var bytesReceived: Int64
     /// Body bytes sent.
     public var bytesSent: Int64
+    /// Whether the download's `.part` is still linked to ``fileURL`` for the caller to remove
+    /// (`DownloadPolicy.keepsPartialNameAfterCommit`); `false` when there was no `.part`.
+    public var partialNameKept = false
 
     public init(response: HTTPResponse, data: Data? = nil, fileURL: URL? = nil, bytesReceived: Int64 = 0, bytesSent: Int64 = 0) {
         self.response = response

@@ -1,0 +1,123 @@
+import FerryTestSupport
+import Foundation
+import Testing
+@testable import FerryKit
+
+/// Downloads written without a `.part` (`CommitMark`): a small download with a known length
+/// goes to an unnamed file that gets only its final name, carrying the mark a crash recovery
+/// looks for; anything else keeps using the `.part`. Against the fault server.
+@Suite(.serialized) struct UnnamedFileTests {
+    let fault: FaultServer
+    let out: TemporaryDirectory
+    let mark = CommitMark(value: "77-5")
+
+    init() throws {
+        fault = try FaultServer.start()
+        out = try TemporaryDirectory()
+    }
+
+    private var policy: DownloadPolicy {
+        var policy = DownloadPolicy(checkpointInterval: nil)
+        policy.keepsPartialNameAfterCommit = true
+        policy.commitMark = mark
+        return policy
+    }
+
+    private func markValue(_ url: URL) -> String? {
+        CommitMark.value(at: url.path)
+    }
+
+    @Test func aSmallMarkedDownloadNeverHasAPartAndCarriesTheMark() async throws {
+        defer { fault.stop(); out.remove() }
+        let run = await DownloadRun.run(fault.url("/bytes/50000"), into: out.url, name: "f.bin", policy: policy)
+
+        let result = try run.outcome.get()
+        #expect(result.fileURL?.lastPathComponent == "f.bin")
+        #expect(!result.partialNameKept)
+        #expect(directoryListing(out.url) == ["f.bin"])
+        #expect(try SHA256Hex.of(file: out.file("f.bin")) == Pattern.sha256Hex(count: 50000))
+        #expect(markValue(out.file("f.bin")) == "77-5")
+        // The mode is the one any new file gets (0666 less the umask), as with a .part.
+        var status = stat()
+        #expect(stat(out.file("f.bin").path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o666 & ~FileModeMask.current)
+    }
+
+    @Test func aLargeOrUnknownLengthDownloadUsesThePart() async throws {
+        defer { fault.stop(); out.remove() }
+        let large = Int(CommitMark.unnamedFileLimit) + 1
+        let big = await DownloadRun.run(fault.url("/bytes/\(large)"), into: out.url, name: "big.bin", policy: policy)
+        let unknown = await DownloadRun.run(fault.url("/bytes/7000", query: ["no_length": "1"]), into: out.url, name: "u.bin", policy: policy)
+
+        // Both went through their .part, still linked for the caller to remove, and no mark.
+        #expect(try big.outcome.get().partialNameKept)
+        #expect(try unknown.outcome.get().partialNameKept)
+        #expect(directoryListing(out.url) == ["big.bin", "big.bin.part", "u.bin", "u.bin.part"])
+        #expect(markValue(out.file("big.bin")) == nil)
+        #expect(try SHA256Hex.of(file: out.file("big.bin")) == Pattern.sha256Hex(count: large))
+    }
+
+    @Test func aMarkedCommitNeverReplacesAFile() async throws {
+        defer { fault.stop(); out.remove() }
+        try Data("someone else's".utf8).write(to: out.file("f.bin"))
+
+        let run = await DownloadRun.run(fault.url("/bytes/3000"), into: out.url, name: "f.bin", policy: policy)
+
+        #expect(try run.outcome.get().fileURL?.lastPathComponent == "f.1.bin")
+        #expect(directoryListing(out.url) == ["f.1.bin", "f.bin"])
+        #expect(try Data(contentsOf: out.file("f.bin")) == Data("someone else's".utf8))
+        #expect(try SHA256Hex.of(file: out.file("f.1.bin")) == Pattern.sha256Hex(count: 3000))
+    }
+
+    @Test func aDroppedUnnamedDownloadLeavesNothingAndStartsOver() async throws {
+        defer { fault.stop(); out.remove() }
+        let n = 600_000
+        let url = fault.url("/bytes/\(n)", query: ["drop_after": "300000", "drop_times": "1", "key": "unnamed"])
+
+        var policy = self.policy
+        policy.keepsPartialNameAfterCommit = false
+        let run = await DownloadRun.run(url, into: out.url, name: "f.bin", policy: policy)
+
+        // The bytes of the dropped attempt had no name to resume from: the retry asked for
+        // the whole file, nothing was ever reported durable, and the result is exact (the
+        // retry, which has resume data, went through a .part, removed by its commit).
+        #expect(run.error == nil)
+        #expect(try fault.requests(prefix: "/bytes").map { $0.header("Range") } == [nil, nil])
+        #expect(run.checkpoints.allSatisfy { $0.durableOffset == 0 })
+        #expect(directoryListing(out.url) == ["f.bin"])
+        #expect(try SHA256Hex.of(file: out.file("f.bin")) == Pattern.sha256Hex(count: n))
+    }
+
+    @Test func recoveryFindsTheFileWithTheMarkAmongTheNamesACommitTries() throws {
+        defer { fault.stop(); out.remove() }
+        // Given f.bin (someone's), f.1.bin with another task's mark, f.2.bin with ours.
+        try Data("someone else's".utf8).write(to: out.file("f.bin"))
+        let destination = DownloadDestination(directory: out.url, fileName: "f.bin")
+        for (value, text) in [("77-6", "other task"), ("77-5", "ours")] {
+            let file = try #require(PartialFile.createUnnamed(standingFor: destination.filePath(named: "f.bin"), mark: CommitMark(value: value)))
+            try Data(text.utf8).withUnsafeBytes { try file.write($0) }
+            _ = try file.commit(to: destination)
+        }
+
+        // When / Then ours is found, and nothing else is touched.
+        #expect(destination.recoverMarkedFile(mark)?.lastPathComponent == "f.2.bin")
+        #expect(try Data(contentsOf: out.file("f.2.bin")) == Data("ours".utf8))
+        #expect(directoryListing(out.url) == ["f.1.bin", "f.2.bin", "f.bin"])
+        // A mark that is on no file finds nothing.
+        #expect(destination.recoverMarkedFile(CommitMark(value: "77-7")) == nil)
+    }
+
+    @Test func recoveryNeverFollowsASymlink() throws {
+        defer { fault.stop(); out.remove() }
+        // Given f.bin, a symlink to a file elsewhere that carries our mark.
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.remove() }
+        let target = DownloadDestination(directory: elsewhere.url, fileName: "x")
+        let file = try #require(PartialFile.createUnnamed(standingFor: target.filePath(named: "x"), mark: mark))
+        _ = try file.commit(to: target)
+        #expect(symlink(elsewhere.file("x").path, out.file("f.bin").path) == 0)
+
+        // When / Then the symlink is not the committed file.
+        #expect(DownloadDestination(directory: out.url, fileName: "f.bin").recoverMarkedFile(mark) == nil)
+    }
+}
