@@ -45,9 +45,7 @@ extension DownloadDestination {
     /// `name.1.ext`, ...) that is a regular file carrying `mark` (symlinks never followed);
     /// `nil` when there is none (the download did not reach its name).
     public func recoverMarkedFile(_ mark: CommitMark) -> URL? {
-        for counter in 0...10_000 {
-            let name = counter == 0 ? fileName : SafeFileName.numbered(fileName, counter)
-            let candidate = filePath(named: name)
+        for candidate in commitPaths {
             var status = stat()
             guard lstat(candidate, &status) == 0 else { return nil }
             guard status.st_mode & S_IFMT == S_IFREG else { continue }

@@ -37,6 +37,14 @@ public struct DownloadDestination: Sendable, Equatable {
         directoryPath + "/" + name
     }
 
+    /// The paths a commit tries in order when it may not replace a file: ``fileName``, then
+    /// `name.1.ext`, `name.2.ext`, ... (at most 10,000 numbers).
+    var commitPaths: some Sequence<String> {
+        (0...10_000).lazy.map { counter in
+            filePath(named: counter == 0 ? fileName : SafeFileName.numbered(fileName, counter))
+        }
+    }
+
     private static func path(of directory: URL) -> String {
         var path = directory.path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }

@@ -164,9 +164,7 @@ public final class PartialFile {
     /// name (`name`, then `name.N.ext`), never replacing a file.
     private func commitUnnamed(to destination: DownloadDestination) throws(FerryError) -> URL {
         defer { close() }
-        for counter in 0...10_000 {
-            let name = counter == 0 ? destination.fileName : SafeFileName.numbered(destination.fileName, counter)
-            let candidate = destination.filePath(named: name)
+        for candidate in destination.commitPaths {
             if csystem_link_descriptor(descriptor, candidate) == 0 {
                 return URL(fileURLWithPath: candidate, isDirectory: false)
             }
