@@ -91,8 +91,8 @@ import Testing
 
     @Test func aFileCommittedWithoutAPartBeforeACrashIsDoneWithoutARequest() async throws {
         // Given f.bin (another file), and a small download of the task written without a .part
-        // and committed to f.1.bin with the task's mark; then a crash before the record: the
-        // task is still `running`. Also f.2.bin, marked by another task of the same journal.
+        // and committed to f.2.bin with the task's mark; then a crash before the record: the
+        // task is still `running`. Before it, f.1.bin, marked by another task of the same journal.
         let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
         let state = try TemporaryDirectory()
         defer { www.remove() }
@@ -107,15 +107,13 @@ import Testing
         let other = try journal.insert(task(nginx.url("/f.bin"), into: out, name: "g.bin"))
         let factory = ResumableDownloadDelegateFactory(journal: journal)
         let destination = DownloadDestination(directory: URL(fileURLWithPath: out), fileName: "f.bin")
-        for (owner, bytes) in [(id, Pattern.bytes(count: 20_000, seed: 3)), (other, Data("other".utf8))] {
+        // The other task's file was committed first (f.1.bin), ours next (f.2.bin).
+        for (owner, bytes) in [(other, Data("other".utf8)), (id, Pattern.bytes(count: 20_000, seed: 3))] {
             let mark = try #require(factory.commitMark(for: owner))
             let file = try #require(PartialFile.createUnnamed(standingFor: destination.filePath(named: "f.bin"), mark: mark))
             try bytes.withUnsafeBytes { try file.write($0) }
             _ = try file.commit(to: destination)
         }
-        try FileManager.default.moveItem(atPath: "\(out)/f.2.bin", toPath: "\(out)/f.1.bin.tmp")
-        try FileManager.default.moveItem(atPath: "\(out)/f.1.bin", toPath: "\(out)/f.2.bin")
-        try FileManager.default.moveItem(atPath: "\(out)/f.1.bin.tmp", toPath: "\(out)/f.1.bin")
         #expect(try journal.markRunning([id]) == [id])
         let scheduler = Scheduler(journal: journal, configuration: configuration(out))
         try journal.updateStates([other], to: .paused)

@@ -15,12 +15,12 @@ extension DownloadDestination {
         let partPath = partialFileURL.path
         var part = stat()
         guard lstat(partPath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1 else { return nil }
-        for counter in 0...10_000 {
-            let name = counter == 0 ? fileName : SafeFileName.numbered(fileName, counter)
-            let candidate = directory.appendingPathComponent(name, isDirectory: false)
+        for candidate in commitPaths {
             var status = stat()
-            guard lstat(candidate.path, &status) == 0 else { break }
-            if Self.isSameFile(status, part) { return Self.finish(removing: partPath, keeping: candidate) }
+            guard lstat(candidate, &status) == 0 else { break }
+            if Self.isSameFile(status, part) {
+                return Self.finish(removing: partPath, keeping: URL(fileURLWithPath: candidate, isDirectory: false))
+            }
         }
         guard let stream = opendir(directory.path) else { return nil }
         defer { closedir(stream) }

@@ -138,9 +138,7 @@ public final class PartialFile {
             }
             return destination.fileURL
         }
-        for counter in 0...10_000 {
-            let name = counter == 0 ? destination.fileName : SafeFileName.numbered(destination.fileName, counter)
-            let candidate = destination.filePath(named: name)
+        for candidate in destination.commitPaths {
             if link(path, candidate) == 0 {
                 if !keepingPartialName { unlink(path) }
                 return URL(fileURLWithPath: candidate, isDirectory: false)
