@@ -50,19 +50,38 @@ extension Journal {
     }
 
     /// `nextRunnable(limit:excluding:)` returns up to `limit` queued tasks in queue order,
-    /// skipping the ids in `excluding` (tasks the scheduler already started).
+    /// skipping the ids in `excluding` (tasks the scheduler already started or holds).
+    ///
+    /// The scheduler calls this for every few slots that free: the two statements are cached
+    /// (prepared once), pages follow the last (priority, position) seen, and excluded tasks
+    /// are skipped here rather than listed in the SQL.
     public func nextRunnable(limit: Int, excluding: Set<TaskID> = []) throws(QueueError) -> [TaskRecord] {
         guard limit > 0 else { return [] }
-        let excluded = excluding.map(\.rawValue)
-        let exclusion = excluded.isEmpty
-            ? ""
-            : "AND id NOT IN (\(Array(repeating: "?", count: excluded.count).joined(separator: ",")))"
         return try read { db in
-            try TaskLoader.load(db, sql: """
-                SELECT * FROM task WHERE state = 'queued' \(exclusion)
-                ORDER BY priority DESC, position
-                LIMIT ?
-                """, arguments: StatementArguments(excluded) + [limit])
+            var records: [TaskRecord] = []
+            var last: (priority: Int, position: Int64)?
+            while records.count < limit {
+                // Excluded tasks still queued (held or waiting for a retry) make a page short:
+                // the next one continues after it.
+                let page = max(limit - records.count, 16)
+                let rows: [TaskRecord]
+                if let last {
+                    rows = try TaskLoader.load(db, statement: db.cachedStatement(sql: """
+                        SELECT * FROM task WHERE state = 'queued' AND (priority < ? OR (priority = ? AND position > ?))
+                        ORDER BY priority DESC, position LIMIT ?
+                        """), arguments: [last.priority, last.priority, last.position, page])
+                } else {
+                    rows = try TaskLoader.load(db, statement: db.cachedStatement(sql: """
+                        SELECT * FROM task WHERE state = 'queued' ORDER BY priority DESC, position LIMIT ?
+                        """), arguments: [page])
+                }
+                for record in rows where !excluding.contains(record.id) && records.count < limit {
+                    records.append(record)
+                }
+                guard rows.count == page, let tail = rows.last else { break }
+                last = (tail.priority, tail.position)
+            }
+            return records
         }
     }
 
@@ -108,7 +127,13 @@ enum TaskLoader {
     /// `load(_:sql:arguments:)` runs a `SELECT * FROM task ...` query and loads the child
     /// rows of the tasks it returns, in four queries per chunk of tasks.
     static func load(_ db: Database, sql: String, arguments: StatementArguments) throws -> [TaskRecord] {
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        try load(db, statement: db.makeStatement(sql: sql), arguments: arguments)
+    }
+
+    /// `load(_:statement:arguments:)` is `load(_:sql:arguments:)` for a prepared (often cached)
+    /// statement.
+    static func load(_ db: Database, statement: Statement, arguments: StatementArguments) throws -> [TaskRecord] {
+        let rows = try Row.fetchAll(statement, arguments: arguments)
         var records: [TaskRecord] = []
         guard let first = rows.first else { return records }
         records.reserveCapacity(rows.count)
@@ -183,13 +208,19 @@ enum TaskLoader {
         var fields: [Int64: [UploadSpec.Field]] = [:]
         var files: [Int64: [UploadSpec.File]] = [:]
 
+        /// `listSizes` are the lengths an id list is padded to (with its first id again), so
+        /// that the four queries have few shapes and are prepared once each (cached).
+        private static let listSizes = [16, 64, TaskLoader.chunkSize]
+
         init(_ db: Database, ids: [Int64]) throws {
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
-            let arguments = StatementArguments(ids)
+            guard let first = ids.first else { return }
+            let size = Children.listSizes.first { $0 >= ids.count } ?? ids.count
+            let marks = Array(repeating: "?", count: size).joined(separator: ",")
+            let arguments = StatementArguments(ids + Array(repeating: first, count: size - ids.count))
             func rows(_ table: String, _ columns: String) throws -> [Row] {
-                try Row.fetchAll(db, sql: """
+                try Row.fetchAll(db.cachedStatement(sql: """
                     SELECT task_id, \(columns) FROM \(table) WHERE task_id IN (\(marks)) ORDER BY task_id, ordinal
-                    """, arguments: arguments)
+                    """), arguments: arguments)
             }
             // Read by position: the columns are the ones named in each query, in that order.
             for row in try rows("task_url", "url") {

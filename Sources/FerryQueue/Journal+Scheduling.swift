@@ -80,31 +80,41 @@ extension Journal {
         }
     }
 
-    /// `recordOutcomes(_:time:in:)` is `recordOutcomes(_:)`'s work inside a transaction.
+    /// `recordOutcomes(_:time:in:)` is `recordOutcomes(_:)`'s work inside a transaction: one
+    /// `UPDATE ... RETURNING` per outcome, whose state change is allowed in SQL
+    /// (`outcomeUpdate(to:)`).
     private static func recordOutcomes(_ outcomes: [AttemptOutcome], time: Int64, in db: Database) throws -> [TaskState?] {
         var states: [TaskState?] = []
         states.reserveCapacity(outcomes.count)
-        let select = try db.cachedStatement(sql: "SELECT state FROM task WHERE id = ?")
         for outcome in outcomes {
-            guard let current = try String.fetchOne(select, arguments: [outcome.id.rawValue])
-                .flatMap(TaskState.init(rawValue:)) else {
-                states.append(nil)
-                continue
-            }
-            let next = current.canTransition(to: outcome.state) ? outcome.state : current
-            let stamp = next != current && (next == .done || next == .failed || next == .cancelled)
-                ? ", finished_at = :time" : ""
-            try db.cachedStatement(sql: """
-                UPDATE task SET state = :state, attempts = attempts + 1, last_error = :error,
-                    final_path = COALESCE(:path, final_path), reply = COALESCE(:reply, reply),
-                    total_length = COALESCE(:length, total_length), updated_at = :time\(stamp)
-                WHERE id = :id
-                """).execute(arguments: ["state": next.rawValue, "error": outcome.message,
-                                         "path": outcome.finalPath, "reply": outcome.reply, "length": outcome.length,
-                                         "time": time, "id": outcome.id.rawValue])
-            states.append(next)
+            let update = try db.cachedStatement(sql: outcomeUpdates[outcome.state] ?? outcomeUpdate(to: outcome.state))
+            let state = try String.fetchOne(update, arguments: [
+                outcome.message, outcome.finalPath, outcome.reply, outcome.length, time, outcome.id.rawValue,
+            ])
+            states.append(state.flatMap(TaskState.init(rawValue:)))
         }
         return states
+    }
+
+    /// `outcomeUpdates` is `outcomeUpdate(to:)` for every state, made once.
+    private static let outcomeUpdates = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0, outcomeUpdate(to: $0)) })
+
+    /// `outcomeUpdate(to:)` is the statement that records one attempt and moves its task to
+    /// `state` only from the states allowed to move there (`TaskState.canTransition(to:)`),
+    /// stamping `finished_at` when it moves to `done`, `failed` or `cancelled`; it returns the
+    /// state afterwards (no row for a removed task). Arguments: error, final path, reply,
+    /// length, time, id. State names are literals, never user input.
+    static func outcomeUpdate(to state: TaskState) -> String {
+        let sources = TaskState.allCases.filter { $0.canTransition(to: state) }
+        let moves = sources.isEmpty ? "0" : sources.map { "state = '\($0.rawValue)'" }.joined(separator: " OR ")
+        let stamp = state == .done || state == .failed || state == .cancelled
+            ? ", finished_at = CASE WHEN \(moves) THEN ?5 ELSE finished_at END" : ""
+        return """
+            UPDATE task SET state = CASE WHEN \(moves) THEN '\(state.rawValue)' ELSE state END,
+                attempts = attempts + 1, last_error = ?1, final_path = COALESCE(?2, final_path),
+                reply = COALESCE(?3, reply), total_length = COALESCE(?4, total_length), updated_at = ?5\(stamp)
+            WHERE id = ?6 RETURNING state
+            """
     }
 
     /// `states(of:)` reads the current state of each given task with one query; removed

@@ -209,6 +209,22 @@ import Testing
         #expect(try journal.nextRunnable(limit: 2, excluding: [ids[1]]).map(\.id) == [ids[3], ids[0]])
     }
 
+    @Test func nextRunnableSkipsManyExcludedTasksAcrossPagesAndPriorities() throws {
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        // 60 tasks in three priority bands (2, 1, 0), 20 each, inserted interleaved.
+        let ids = try journal.insert((0..<60).map { try download("https://example.com/\($0)", priority: 2 - $0 % 3) })
+        let order = (0..<60).sorted { ($0 % 3, $0) < ($1 % 3, $1) }.map { ids[$0] }
+        // Every task of the top band and every other task of the middle one are excluded: more
+        // than a page (16) of excluded tasks comes first.
+        let excluded = Set(order.prefix(20) + order[20..<40].enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        let expected = order.filter { !excluded.contains($0) }
+
+        #expect(try journal.nextRunnable(limit: 15, excluding: excluded).map(\.id) == Array(expected.prefix(15)))
+        #expect(try journal.nextRunnable(limit: 100, excluding: excluded).map(\.id) == expected)
+        #expect(try journal.nextRunnable(limit: 100, excluding: Set(ids)).isEmpty)
+    }
+
     @Test func countsByStateCountsEveryState() throws {
         let temp = try TemporaryDirectory()
         let journal = try openJournal(in: temp)
