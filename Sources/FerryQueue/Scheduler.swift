@@ -144,15 +144,11 @@ public actor Scheduler {
         hub.finish()
     }
 
-    /// `events(progress:)` returns a stream of every event published from now on; without
-    /// `progress`, of every event but `.progress` (a follower that prints only starts and
-    /// ends is then not woken for each snapshot).
-    public nonisolated func events(progress: Bool = true) -> AsyncStream<SchedulerEvent> {
-        guard !progress else { return hub.subscribe() }
-        return hub.subscribe { event in
-            if case .progress = event { return false }
-            return true
-        }
+    /// `events(where:)` returns a stream of every event published from now on, or only of
+    /// those `include` accepts (a follower that prints starts and ends is then not woken for
+    /// each progress snapshot or transport end).
+    public nonisolated func events(where include: (@Sendable (SchedulerEvent) -> Bool)? = nil) -> AsyncStream<SchedulerEvent> {
+        hub.subscribe(where: include)
     }
 
     /// `finishEvents()` ends every event stream once the events already published have been
@@ -438,7 +434,9 @@ public actor Scheduler {
                 transfer = lane.session.task(kind: .upload, request: request, delegate: DataTaskDelegate())
             } else {
                 lane = self.lane(forRate: Scheduler.laneRate(of: record))
-                let parsed = try Request.validatedURL(url.string)
+                // Validated when the task was added: one parse, the full check only to word an error.
+                let parsed: URL
+                if let quick = URL(string: url.string) { parsed = quick } else { parsed = try Request.validatedURL(url.string) }
                 let destination = try destination(for: record, url: url, parsed: parsed)
                 // Only a task that ran before can have committed its file before a kill.
                 if record.startedAt != nil,

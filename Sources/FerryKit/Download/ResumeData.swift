@@ -48,9 +48,13 @@ public struct ResumeData: Sendable, Hashable {
     /// `value` when it is a strong entity tag (`"..."`), else `nil` (weak or malformed).
     public static func strongETag(_ value: String) -> String? {
         let trimmed = value.trimmingBlanks()
-        guard trimmed.count >= 2, trimmed.hasPrefix("\""), trimmed.hasSuffix("\""),
-              !trimmed.dropFirst().dropLast().contains("\""),
-              trimmed.unicodeScalars.allSatisfy({ $0.value >= 0x21 && $0.value != 0x7F }) else { return nil }
+        // On bytes: a quote, no quote, blank or control character inside, a closing quote
+        // (every byte of a non-ASCII character is >= 0x80 and allowed).
+        let quote = UInt8(ascii: "\"")
+        let bytes = trimmed.utf8
+        guard bytes.count >= 2, bytes.first == quote, bytes.last == quote,
+              !bytes.dropFirst().dropLast().contains(quote),
+              bytes.allSatisfy({ $0 >= 0x21 && $0 != 0x7F }) else { return nil }
         return trimmed
     }
 }

@@ -1,26 +1,75 @@
 /// `HostKey` names the server a URL points at, `host:port` with the host in lower case and the
 /// scheme's default port filled in, so that the per-host limits of a session and of a queue
-/// count the same transfers together. Read off the text without a URL parser (it runs for
-/// every transfer started).
+/// count the same transfers together. Read off the text's bytes without a URL parser (it runs
+/// for every transfer started).
 public enum HostKey {
     /// `of(_:)` is the key of `url` (its own text when it has no `scheme://`).
     public static func of(_ url: String) -> String {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
-        let scheme = url[..<colon].lowercased()
-        var authority = url[url.index(colon, offsetBy: 3)...]
-        if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            authority = authority[..<end]
+        var url = url
+        return url.withUTF8 { key(of: $0) } ?? url
+    }
+
+    private static func key(of text: UnsafeBufferPointer<UInt8>) -> String? {
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        guard let schemeEnd = text.firstIndex(of: colon), schemeEnd + 2 < text.count,
+              text[schemeEnd + 1] == slash, text[schemeEnd + 2] == slash else { return nil }
+        let authorityStart = schemeEnd + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < text.count {
+            let byte = text[authorityEnd]
+            if byte == slash || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            authorityEnd += 1
         }
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
+        var hostStart = authorityStart
+        var index = authorityEnd
+        while index > authorityStart {
+            index -= 1
+            if text[index] == UInt8(ascii: "@") {
+                hostStart = index + 1
+                break
+            }
         }
-        var host = authority
-        var port: Int?
         // The last colon separates the port unless it is inside an IPv6 literal ("[::1]").
-        if let portColon = authority.lastIndex(of: ":"), !authority[portColon...].contains("]") {
-            host = authority[..<portColon]
-            port = Int(authority[authority.index(after: portColon)...])
+        var hostEnd = authorityEnd
+        var explicitPort: Int?
+        index = authorityEnd
+        while index > hostStart {
+            index -= 1
+            let byte = text[index]
+            if byte == UInt8(ascii: "]") { break }
+            if byte == colon {
+                hostEnd = index
+                explicitPort = Int(decimal: UnsafeBufferPointer(rebasing: text[(index + 1)..<authorityEnd]))
+                break
+            }
         }
-        return "\(host.lowercased()):\(port ?? (scheme == "https" ? 443 : 80))"
+        let host = UnsafeBufferPointer(rebasing: text[hostStart..<hostEnd])
+        let port = explicitPort ?? (isHTTPS(UnsafeBufferPointer(rebasing: text[..<schemeEnd])) ? 443 : 80)
+        guard host.allSatisfy({ $0 < 0x80 }) else {
+            return "\(String(decoding: host, as: UTF8.self).lowercased()):\(port)"
+        }
+        var key = String(decoding: host.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        key += ":"
+        key += String(port)
+        return key
+    }
+
+    private static func isHTTPS(_ scheme: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard scheme.count == 5 else { return false }
+        return zip(scheme, "https".utf8).allSatisfy { $0 | 0x20 == $1 }
+    }
+}
+
+extension Int {
+    /// `init(decimal:)` reads ASCII digits (at most 9, so no overflow); `nil` for anything else
+    /// or nothing.
+    fileprivate init?(decimal digits: UnsafeBufferPointer<UInt8>) {
+        guard !digits.isEmpty, digits.count <= 9 else { return nil }
+        var value = 0
+        for digit in digits {
+            guard digit >= 0x30 && digit <= 0x39 else { return nil }
+            value = value * 10 + Int(digit - 0x30)
+        }
+        self = value
     }
 }

@@ -12,6 +12,17 @@ struct ResumeValueTests {
         #expect(ResumeData(etag: "\"e\"", lastModified: "Mon, 02 Jan 2023 03:04:05 GMT", durableOffset: 10).ifRange == "\"e\"")
     }
 
+    @Test func onlyWellFormedStrongETagsAreKept() {
+        #expect(ResumeData.strongETag("  \"5f3a-4000\"\t") == "\"5f3a-4000\"")
+        #expect(ResumeData.strongETag("\"\"") == "\"\"")
+        #expect(ResumeData.strongETag("\"caf\u{E9}\"") == "\"caf\u{E9}\"")
+        #expect(ResumeData.strongETag("\"") == nil)
+        #expect(ResumeData.strongETag("\"a\"b\"") == nil)
+        #expect(ResumeData.strongETag("\"a b\"") == nil)
+        #expect(ResumeData.strongETag("\"a\u{7F}\"") == nil)
+        #expect(ResumeData.strongETag("\"abc") == nil)
+    }
+
     @Test func withoutAValidatorThereIsNoResume() {
         #expect(ResumeData(totalLength: 100, durableOffset: 50).canResume == false)
         #expect(ResumeData(etag: "\"e\"", totalLength: 100, durableOffset: 0).canResume == false)
