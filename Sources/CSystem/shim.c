@@ -1,4 +1,5 @@
 #define _GNU_SOURCE 1
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -26,10 +27,23 @@ int csystem_open_unnamed(const char *directory, unsigned int mode) {
     return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
 }
 
+/* 1 while linkat(AT_EMPTY_PATH) may name the caller's own unnamed files (Linux 6.10 and
+ * later allow it to the file's opener; earlier kernels only with CAP_DAC_READ_SEARCH), 0 once
+ * the kernel refused it: every later link goes through /proc/self/fd. */
+static _Atomic int empty_path_links = 1;
+
 int csystem_link_descriptor(int fd, const char *path) {
+    if (empty_path_links) {
+        if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0) return 0;
+        /* A refused AT_EMPTY_PATH reads as ENOENT (older kernels) or EPERM; any other error
+         * (EEXIST above all) is the link's own answer. */
+        if (errno != ENOENT && errno != EPERM && errno != EINVAL) return -1;
+    }
     char source[32];
     snprintf(source, sizeof source, "/proc/self/fd/%d", fd);
-    return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+    int result = linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+    if (result == 0 && empty_path_links) empty_path_links = 0;
+    return result;
 }
 
 int csystem_set_attribute(int fd, const char *name, const void *value, size_t size) {

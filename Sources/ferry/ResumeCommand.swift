@@ -68,7 +68,7 @@ struct ResumeCommand: AsyncParsableCommand {
                                                    maximumPerHost: maxPerHost)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         let printer = EventPrinter(json: json)
-        let events = scheduler.events(progress: json)
+        let events = scheduler.events(where: EventPrinter.prints(json: json))
         let following = Task { await printer.follow(events, journal: journal) }
         let trap = SignalTrap.install { _ in
             Task {
@@ -102,6 +102,18 @@ struct ResumeCommand: AsyncParsableCommand {
 /// stderr, or JSON lines on stdout with `--json`.
 struct EventPrinter: Sendable {
     let json: Bool
+
+    /// `prints(json:)` accepts the events `follow` prints: starts and ends, and with `json`
+    /// progress snapshots too.
+    static func prints(json: Bool) -> @Sendable (SchedulerEvent) -> Bool {
+        { event in
+            switch event {
+            case .started, .ended: return true
+            case .progress: return json
+            case .transferred, .journalChanged: return false
+            }
+        }
+    }
 
     /// `follow(_:journal:)` prints events until the stream ends or the task is cancelled.
     func follow(_ events: AsyncStream<SchedulerEvent>, journal: Journal) async {

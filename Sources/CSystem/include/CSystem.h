@@ -21,8 +21,9 @@ int csystem_set_thread_name(const char *name);
    the file system cannot). The file disappears on close unless it was given a name. */
 int csystem_open_unnamed(const char *directory, unsigned int mode);
 
-/* Gives the file open at fd (an unnamed one too) the name path, never replacing a file (EEXIST);
-   through /proc/self/fd, so no privilege is needed. Returns 0 or -1 with errno. */
+/* Gives the file open at fd (an unnamed one too) the name path, never replacing a file (EEXIST):
+   linkat(AT_EMPTY_PATH) where the kernel allows it to the file's opener, else through
+   /proc/self/fd, so no privilege is needed. Returns 0 or -1 with errno. */
 int csystem_link_descriptor(int fd, const char *path);
 
 /* Sets the extended attribute name of the file open at fd to the size bytes at value;
