@@ -151,6 +151,14 @@ public actor Scheduler {
         hub.subscribe(where: include)
     }
 
+    /// `observe(_:)` calls `handler` with every event published from now on, on the thread
+    /// that publishes it (the engine's for `started`, `progress` and `transferred`, this
+    /// actor's for the others), until `finishEvents()`. `handler` must be quick and must not
+    /// block: it holds up transfers.
+    public nonisolated func observe(_ handler: @escaping @Sendable (SchedulerEvent) -> Void) {
+        _ = hub.observe(handler)
+    }
+
     /// `finishEvents()` ends every event stream once the events already published have been
     /// delivered, so a follower that reads to the end misses none (call it after `run` returns).
     public nonisolated func finishEvents() {

@@ -21,6 +21,11 @@ enum Console {
         write(line + "\n", to: STDOUT_FILENO)
     }
 
+    /// Writes `text` (whole lines) to stdout as it is.
+    static func outputText(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
     private static func write(_ text: String, to descriptor: Int32) {
         Array(text.utf8).withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }

@@ -25,14 +25,15 @@ import Testing
     }
 
     @Test func killedMidQueueThenResumedFinishesEveryFileByteExact() throws {
-        // Given 24 files served slowly enough that a queue takes a few seconds.
+        // Given 24 files served slowly enough that a queue takes a few seconds (nginx sends a
+        // second's worth of `limit_rate` at once, and the rest of a file at the next second).
         let www = try TemporaryDirectory(worldReadable: true)
         let state = try TemporaryDirectory()
         defer { www.remove(); state.remove() }
         for index in 0..<24 {
             try Pattern.writeFile(at: www.file("k\(index).bin"), count: 150_000 + index, seed: index)
         }
-        let nginx = try NginxServer.start(root: www.url, limitRate: "300k")
+        let nginx = try NginxServer.start(root: www.url, limitRate: "100k")
         defer { nginx.stop() }
         let out = state.file("out")
         let urls = (0..<24).map { nginx.url("/k\($0).bin").absoluteString }
@@ -51,7 +52,7 @@ import Testing
         #expect(!running.isEmpty)
 
         // ...and run again.
-        let again = try ferry(["resume", "--max-concurrent", "4"], state: state)
+        let again = try ferry(["resume", "--max-concurrent", "24"], state: state)
 
         // Then every file is complete and byte-exact, no partial file is left, status 0.
         #expect(again.exitStatus == 0, "\(again.stderr)")
