@@ -142,7 +142,8 @@ enum TaskLoader {
         while start < rows.count {
             let chunk = rows[start..<min(start + chunkSize, rows.count)]
             let ids = chunk.map { $0[columns.id] as Int64 }
-            let children = try Children(db, ids: ids)
+            let uploads = chunk.contains { !$0.hasNull(atIndex: columns.uploadMethod) }
+            let children = try Children(db, ids: ids, uploads: uploads)
             for row in chunk {
                 records.append(try record(row, columns: columns, children: children))
             }
@@ -212,7 +213,9 @@ enum TaskLoader {
         /// that the four queries have few shapes and are prepared once each (cached).
         private static let listSizes = [16, 64, TaskLoader.chunkSize]
 
-        init(_ db: Database, ids: [Int64]) throws {
+        /// `uploads` tells whether any of the tasks is an upload: only then are the form's
+        /// tables read.
+        init(_ db: Database, ids: [Int64], uploads: Bool) throws {
             guard let first = ids.first else { return }
             let size = Children.listSizes.first { $0 >= ids.count } ?? ids.count
             let marks = Array(repeating: "?", count: size).joined(separator: ",")
@@ -229,6 +232,7 @@ enum TaskLoader {
             for row in try rows("task_header", "name, value") {
                 headers[row[0], default: []].append(HeaderField(trusted: row[1], value: row[2]))
             }
+            guard uploads else { return }
             for row in try rows("upload_field", "name, value") {
                 fields[row[0], default: []].append(UploadSpec.Field(name: row[1], value: row[2]))
             }

@@ -112,6 +112,10 @@ import Testing
         #expect(try journal.task(id)?.kind == .upload)
         #expect(try journal.task(rawID)?.spec.upload?.bodyFile == "/tmp/body.bin")
         #expect(try journal.task(rawID)?.spec.upload?.method == "POST")
+        // Read in one page with a download: each task gets its own form, the download none.
+        let plain = try download("https://example.com/plain")
+        _ = try journal.insert(plain)
+        #expect(try journal.nextRunnable(limit: 10).map(\.spec) == [spec, raw, plain.spec])
     }
 
     @Test func aTaskWithoutURLIsRefusedAndNothingIsStored() throws {
