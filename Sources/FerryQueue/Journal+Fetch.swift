@@ -125,7 +125,8 @@ enum TaskLoader {
     static let chunkSize = 500
 
     /// `load(_:sql:arguments:)` runs a `SELECT * FROM task ...` query and loads the child
-    /// rows of the tasks it returns, in four queries per chunk of tasks.
+    /// rows of the tasks it returns, in two queries per chunk of tasks (four when the chunk
+    /// holds an upload).
     static func load(_ db: Database, sql: String, arguments: StatementArguments) throws -> [TaskRecord] {
         try load(db, statement: db.makeStatement(sql: sql), arguments: arguments)
     }

@@ -73,7 +73,7 @@ final class EventPrinter: Sendable {
                     text += " \(path.displayable)"
                 }
                 if let error { text += ": \(error.displayable)" }
-                add(error: "ferry: " + text)
+                add(error: text)
             }
         case .journalChanged, .transferred:
             return
@@ -84,8 +84,9 @@ final class EventPrinter: Sendable {
         pending.withLock { $0.output += line + "\n" }
     }
 
+    /// `add(error:)` buffers a message for stderr, prefixed as `Console.error` does.
     private func add(error line: String) {
-        pending.withLock { $0.error += line + "\n" }
+        pending.withLock { $0.error += "ferry: " + line + "\n" }
     }
 
     /// `flush()` writes the buffered text (stdout first).

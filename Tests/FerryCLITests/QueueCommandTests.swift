@@ -168,8 +168,13 @@ import Testing
         defer { nginx.stop() }
         let out = state.file("out")
         #expect(try ferry(["add", "-d", out.path, nginx.url("/f.bin").absoluteString], state: state).exitStatus == 0)
-        #expect(try ferry(["resume"], state: state).exitStatus == 0)
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("f.bin").path))
+        let resumed = try ferry(["resume"], state: state)
+        #expect(resumed.exitStatus == 0)
+        // The printer's lines (buffered, written at the end at the latest) and its summary.
+        let file = out.appendingPathComponent("f.bin").path
+        #expect(resumed.stderr.contains("ferry: #1 started\nferry: #1 done \(file)\n"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("ferry: 1 done, 0 failed"), "\(resumed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: file))
 
         // When it is removed with --delete-file.
         let removed = try ferry(["remove", "--delete-file", "1"], state: state)
