@@ -52,37 +52,56 @@ extension Journal {
     /// `nextRunnable(limit:excluding:)` returns up to `limit` queued tasks in queue order,
     /// skipping the ids in `excluding` (tasks the scheduler already started or holds).
     ///
-    /// The scheduler calls this for every few slots that free: the two statements are cached
-    /// (prepared once), pages follow the last (priority, position) seen, and excluded tasks
-    /// are skipped here rather than listed in the SQL.
+    /// The scheduler calls this for every few slots that free: pages (`page`, cached
+    /// statements) follow the last task seen, and excluded tasks are skipped here rather than
+    /// listed in the SQL.
     public func nextRunnable(limit: Int, excluding: Set<TaskID> = []) throws(QueueError) -> [TaskRecord] {
         guard limit > 0 else { return [] }
         return try read { db in
             var records: [TaskRecord] = []
-            var last: (priority: Int, position: Int64)?
+            var last: QueuePlace?
             while records.count < limit {
                 // Excluded tasks still queued (held or waiting for a retry) make a page short:
                 // the next one continues after it.
                 let page = max(limit - records.count, 16)
-                let rows: [TaskRecord]
-                if let last {
-                    rows = try TaskLoader.load(db, statement: db.cachedStatement(sql: """
-                        SELECT * FROM task WHERE state = 'queued' AND (priority < ? OR (priority = ? AND position > ?))
-                        ORDER BY priority DESC, position LIMIT ?
-                        """), arguments: [last.priority, last.priority, last.position, page])
-                } else {
-                    rows = try TaskLoader.load(db, statement: db.cachedStatement(sql: """
-                        SELECT * FROM task WHERE state = 'queued' ORDER BY priority DESC, position LIMIT ?
-                        """), arguments: [page])
-                }
+                let rows = try Journal.page(db, filter: "WHERE state = 'queued'", arguments: [], after: last, limit: page)
                 for record in rows where !excluding.contains(record.id) && records.count < limit {
                     records.append(record)
                 }
                 guard rows.count == page, let tail = rows.last else { break }
-                last = (tail.priority, tail.position)
+                last = QueuePlace(tail)
             }
             return records
         }
+    }
+
+    /// `QueuePlace` is where a task stands in queue order: the key pages continue after.
+    struct QueuePlace {
+        let priority: Int
+        let position: Int64
+
+        init(_ record: TaskRecord) {
+            priority = record.priority
+            position = record.position
+        }
+    }
+
+    /// `page(_:filter:arguments:after:limit:)` reads up to `limit` tasks matching `filter` (a
+    /// `WHERE` clause or nothing) in queue order, after `last` when given: found by the last
+    /// (priority, position) seen, not by an offset, so a deep page costs the same as the first.
+    /// The statement is cached: each filter has two shapes.
+    static func page(
+        _ db: Database, filter: String, arguments: StatementArguments, after last: QueuePlace?, limit: Int
+    ) throws -> [TaskRecord] {
+        var clause = filter
+        var arguments = arguments
+        if let last {
+            clause += (clause.isEmpty ? "WHERE " : " AND ") + "(priority < ? OR (priority = ? AND position > ?))"
+            arguments += [last.priority, last.priority, last.position]
+        }
+        return try TaskLoader.load(db, statement: db.cachedStatement(sql: """
+            SELECT * FROM task \(clause) ORDER BY priority DESC, position LIMIT ?
+            """), arguments: arguments + [limit])
     }
 
     /// `recentlyDone(limit:)` returns up to `limit` downloads recorded `done`, the most

@@ -212,25 +212,16 @@ extension Journal {
     ) throws {
         let (filter, filterArguments) = Journal.stateFilter(states)
         let size = max(1, pageSize)
-        var last: (priority: Int, position: Int64)?
+        var last: QueuePlace?
         while true {
-            var clause = filter
-            var arguments = filterArguments
-            if let last {
-                clause += (clause.isEmpty ? "WHERE " : " AND ")
-                    + "(priority < ? OR (priority = ? AND position > ?))"
-                arguments += [last.priority, last.priority, last.position]
-            }
             let page = try read { db in
-                try TaskLoader.load(db, sql: """
-                    SELECT * FROM task \(clause) ORDER BY priority DESC, position LIMIT ?
-                    """, arguments: arguments + [size])
+                try Journal.page(db, filter: filter, arguments: filterArguments, after: last, limit: size)
             }
             for record in page {
                 try body(record)
             }
             guard page.count == size, let tail = page.last else { return }
-            last = (tail.priority, tail.position)
+            last = QueuePlace(tail)
         }
     }
 

@@ -144,11 +144,10 @@ public actor Scheduler {
         hub.finish()
     }
 
-    /// `events(where:)` returns a stream of every event published from now on, or only of
-    /// those `include` accepts (a follower that prints starts and ends is then not woken for
-    /// each progress snapshot or transport end).
-    public nonisolated func events(where include: (@Sendable (SchedulerEvent) -> Bool)? = nil) -> AsyncStream<SchedulerEvent> {
-        hub.subscribe(where: include)
+    /// `events()` returns a stream of every event published from now on (a follower that
+    /// must not be woken per event uses `observe(_:)`).
+    public nonisolated func events() -> AsyncStream<SchedulerEvent> {
+        hub.subscribe()
     }
 
     /// `observe(_:)` calls `handler` with every event published from now on, on the thread
