@@ -1,7 +1,9 @@
 import FerryKit
 
-/// `RunningTask` is what a `Scheduler` keeps about one task with a transfer in flight.
-struct RunningTask {
+/// `RunningTask` is what a `Scheduler` keeps about one task with a transfer in flight. A
+/// class, owned by the scheduler's actor: the scheduler walks its running tasks each time it
+/// fills slots, and a struct holding a whole `TaskRecord` would be copied at every step.
+final class RunningTask {
     /// `record` is the task's row as read when it started.
     let record: TaskRecord
     /// `hostKey` is the `host:port` the transfer counts against.
@@ -17,6 +19,14 @@ struct RunningTask {
     /// `finishing` is true once the network part is over and the file is being made durable
     /// and named: the task no longer counts against the concurrency limits.
     var finishing = false
+
+    init(record: TaskRecord, hostKey: String, lane: SessionLane, transfer: TransferTask, partPath: String?) {
+        self.record = record
+        self.hostKey = hostKey
+        self.lane = lane
+        self.transfer = transfer
+        self.partPath = partPath
+    }
 }
 
 /// `StopIntent` is why the `Scheduler` cancelled a transfer, and so what its task becomes.

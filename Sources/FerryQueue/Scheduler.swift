@@ -577,9 +577,8 @@ public actor Scheduler {
     /// `transportEnded(_:transfer:)` marks a running task `finishing` (`transferred` was
     /// published on the engine thread): its slot is free for the next task.
     private func transportEnded(_ id: TaskID, transfer: TransferTask) {
-        guard var entry = running[id], entry.transfer === transfer, !entry.finishing else { return }
+        guard let entry = running[id], entry.transfer === transfer, !entry.finishing else { return }
         entry.finishing = true
-        running[id] = entry
         finishingCount += 1
     }
 
@@ -811,10 +810,9 @@ public actor Scheduler {
 
     /// `interrupt(_:intent:)` cancels a running transfer; `intent` says what its task becomes.
     func interrupt(_ id: TaskID, intent: StopIntent) {
-        guard var entry = running[id] else { return }
+        guard let entry = running[id] else { return }
         if entry.intent == nil {
             entry.intent = intent
-            running[id] = entry
         }
         entry.transfer.cancel()
     }
