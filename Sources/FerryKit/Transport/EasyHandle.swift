@@ -188,6 +188,9 @@ final class EasyHandle {
 
     /// `headerText(_:)` decodes header bytes as UTF-8, or as ISO Latin-1 when they are not.
     private static func headerText(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        // ASCII (nearly every header) is copied as it is, without the generic validation.
+        let contiguous = UnsafeRawBufferPointer(rebasing: bytes)
+        if contiguous.allSatisfy({ $0 < 0x80 }) { return String(decoding: contiguous, as: UTF8.self) }
         if let text = String(validating: bytes, as: UTF8.self) { return text }
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
