@@ -11,13 +11,19 @@ import Glibc
 enum GroupSync {
     /// `synchronize(_:)` returns, for each file in order, `nil` when its data is on the disk
     /// or the error that kept it from getting there.
+    /// An unnamed file's pending mark is written first (`PartialFile.writePendingMark()`), so it
+    /// is durable with the data; a file whose mark cannot be written gets that error.
     static func synchronize(_ files: [PartialFile]) -> [FerryError?] {
         guard files.count > 1 else {
-            return files.map(synchronizeOne)
+            return files.map { $0.writePendingMark() ?? synchronizeOne($0) }
         }
         var results = [FerryError?](repeating: nil, count: files.count)
         var byDevice: [UInt: [Int]] = [:]
         for (index, file) in files.enumerated() {
+            if let error = file.writePendingMark() {
+                results[index] = error
+                continue
+            }
             var status = stat()
             if fstat(file.descriptor, &status) == 0 {
                 byDevice[UInt(status.st_dev), default: []].append(index)

@@ -16,6 +16,10 @@ public final class PartialFile {
     /// Whether the file has no name until its commit (see `createUnnamed(standingFor:mark:)`);
     /// ``path`` is then where it will go.
     public let isUnnamed: Bool
+    /// The `CommitMark` an unnamed file from the reserve still has to get (`writePendingMark()`).
+    private var pendingMark: CommitMark?
+    /// The reserve an unnamed file is reported to once named, and the directory it was made in.
+    private var reserve: (UnnamedFileReserve?, String)?
     /// Where write-back was last started; see ``startWriteBack()``.
     var writeBackStart: Int64 = 0
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
@@ -42,32 +46,62 @@ public final class PartialFile {
     }
 
     /// Creates an unnamed file (`O_TMPFILE`) in the directory of `path`, the final file's
-    /// path, carrying `mark` as an extended attribute; its mode is the final one (0666 less the
-    /// umask), as nobody can open it before the commit names it. `nil` where the file system or
-    /// the system cannot (no unnamed files, no user attributes, no `/proc`): use `create`.
-    static func createUnnamed(standingFor path: String, mark: CommitMark) -> PartialFile? {
+    /// path, that will carry `mark` as an extended attribute; its mode is the final one (0666
+    /// less the umask), as nobody can open it before the commit names it. `nil` where the file
+    /// system or the system cannot (no unnamed files, no user attributes, no `/proc`): use
+    /// `create`.
+    ///
+    /// A file `reserve` has ready is taken when there is one (the mark is then written before
+    /// the file is made durable, `writePendingMark()`); else one is made here, mark included.
+    /// Once named, the file is reported to `reserve`, which makes another in its directory.
+    static func createUnnamed(standingFor path: String, mark: CommitMark, reserve: UnnamedFileReserve? = nil) -> PartialFile? {
         guard unnamedFilesCanBeNamed else { return nil }
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let fd = csystem_open_unnamed(directory.isEmpty ? "/" : directory, 0o666)
-        guard fd >= 0 else { return nil }
-        let marked = mark.value.withCString { value in
-            csystem_set_attribute(fd, CommitMark.name, value, strlen(value)) == 0
+        let slash = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let directory = slash.isEmpty ? "/" : slash
+        if let fd = reserve?.take(directory: directory) {
+            let file = PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true, pendingMark: mark)
+            file.reserve = (reserve, directory)
+            return file
         }
-        guard marked else {
+        let fd = csystem_open_unnamed(directory, 0o666)
+        guard fd >= 0 else { return nil }
+        guard setMark(mark, on: fd) == 0 else {
             Glibc.close(fd)
             return nil
         }
-        return PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true)
+        let file = PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true)
+        file.reserve = (reserve, directory)
+        return file
+    }
+
+    /// `setMark(_:on:)` writes `mark` as the file's `CommitMark` attribute; 0, or -1 with `errno`.
+    private static func setMark(_ mark: CommitMark, on fd: Int32) -> Int32 {
+        mark.value.withCString { value in
+            csystem_set_attribute(fd, CommitMark.name, value, strlen(value))
+        }
+    }
+
+    /// `writePendingMark()` writes the mark of an unnamed file taken from the reserve, once;
+    /// `nil` when it is written (or there is none to write), else the error. Called before the
+    /// file is made durable, so the mark is durable with it, and again before it is named.
+    func writePendingMark() -> FerryError? {
+        guard let mark = pendingMark else { return nil }
+        guard PartialFile.setMark(mark, on: descriptor) == 0 else {
+            return .file(.from(errno: errno, path: path, operation: "mark"))
+        }
+        pendingMark = nil
+        return nil
     }
 
     /// Whether `/proc/self/fd` exists, through which an unnamed file gets its name.
     private static let unnamedFilesCanBeNamed = access("/proc/self/fd", X_OK) == 0
 
-    init(path: String, descriptor: Int32, length: Int64, isUnnamed: Bool = false) {
+    init(path: String, descriptor: Int32, length: Int64, isUnnamed: Bool = false, pendingMark: CommitMark? = nil) {
         self.path = path
         self.descriptor = descriptor
         self.length = length
         self.isUnnamed = isUnnamed
+        self.pendingMark = pendingMark
     }
 
     deinit {
@@ -162,8 +196,10 @@ public final class PartialFile {
     /// name (`name`, then `name.N.ext`), never replacing a file.
     private func commitUnnamed(to destination: DownloadDestination) throws(FerryError) -> URL {
         defer { close() }
+        if let error = writePendingMark() { throw error }
         for candidate in destination.commitPaths {
             if csystem_link_descriptor(descriptor, candidate) == 0 {
+                if let (reserve, directory) = reserve { reserve?.used(directory) }
                 return URL(fileURLWithPath: candidate, isDirectory: false)
             }
             if errno == EEXIST { continue }

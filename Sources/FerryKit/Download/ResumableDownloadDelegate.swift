@@ -33,6 +33,8 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     private let restart = Atomic<Bool>(false)
 
     private var file: PartialFile?
+    /// The engine's unnamed files made ahead, taken from the task at the response.
+    private var reserve: UnnamedFileReserve?
     /// The validators, total and URL of the bytes in `file`, once a response was accepted.
     private var current: ResumeData?
     private var resumedOffset: Int64?
@@ -95,6 +97,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     }
 
     public func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
+        reserve = task.unnamedFiles
         let contentLength = response.isSuccess ? try Self.contentLength(of: response) : nil
         if let offset = resumedOffset, let resumeFrom {
             try accept(response, resumingAt: offset, from: resumeFrom, contentLength: contentLength)
@@ -239,7 +242,8 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     private func makeFile(totalLength: Int64?) throws(FerryError) -> PartialFile {
         if let mark = policy.commitMark, resumeFrom == nil, let totalLength, totalLength <= CommitMark.unnamedFileLimit,
            !destination.overwrite, !policy.usesContentDisposition,
-           let unnamed = PartialFile.createUnnamed(standingFor: destination.filePath(named: destination.fileName), mark: mark) {
+           let unnamed = PartialFile.createUnnamed(standingFor: destination.filePath(named: destination.fileName), mark: mark,
+                                                    reserve: reserve) {
             return unnamed
         }
         return try PartialFile.create(atPath: destination.partialFilePath)

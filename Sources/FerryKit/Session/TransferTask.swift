@@ -55,6 +55,8 @@ public final class TransferTask: Sendable, Identifiable {
     public let request: Request
     private let inner = Mutex(Inner())
     private let session: SessionCore
+    /// The unnamed files its engine made ahead (`UnnamedFileReserve`), for a download's file.
+    var unnamedFiles: UnnamedFileReserve { session.engine.unnamedFiles }
 
     init(id: Int, kind: Kind, request: Request, session: SessionCore) {
         self.id = id

@@ -68,6 +68,8 @@ final class Engine: @unchecked Sendable {
     /// for `pendingCompletions`. The delegates in `completions` belong to the completion queue
     /// from the moment they are added (the engine never touches them again).
     private let completionQueue = DispatchQueue(label: "ferry-engine-completion")
+    /// Unnamed files made ahead for this engine's small downloads (see `UnnamedFileReserve`).
+    let unnamedFiles = UnnamedFileReserve()
     private let pendingCompletions = DispatchGroup()
     private let completions = Mutex(Completions())
 
@@ -112,6 +114,7 @@ final class Engine: @unchecked Sendable {
         submit(.shutdown)
         stopped.wait()
         pendingCompletions.wait()
+        unnamedFiles.removeAll()
     }
 
     // MARK: - Engine thread
@@ -326,6 +329,8 @@ final class Engine: @unchecked Sendable {
                                                        bytesSent: completion.bytesSent)
                 completion.task.finish(outcome)
             }
+            // The small files just named get successors made here, off the engine thread.
+            unnamedFiles.replenish()
         }
     }
 }

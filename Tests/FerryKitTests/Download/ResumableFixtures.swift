@@ -62,14 +62,15 @@ struct DownloadRun {
         return nil
     }
 
-    /// Runs a download of `url` into `directory/name` (no jitter, instant waits).
+    /// Runs a download of `url` into `directory/name` (no jitter, instant waits), on `session`
+    /// when given (left open), else on a session of its own.
     static func run(
         _ url: URL, into directory: URL, name: String, policy: DownloadPolicy = DownloadPolicy(),
         resumeFrom: ResumeData? = nil, retryPolicy: RetryPolicy = RetryPolicy(jitter: 0),
-        configuration: SessionConfiguration = .default
+        configuration: SessionConfiguration = .default, session given: SessionManager? = nil
     ) async -> DownloadRun {
-        let session = SessionManager(configuration: configuration)
-        defer { session.invalidate() }
+        let session = given ?? SessionManager(configuration: configuration)
+        defer { if given == nil { session.invalidate() } }
         let clock = RecordingRetryClock()
         let log = CheckpointLog()
         let download = ResumableDownload(

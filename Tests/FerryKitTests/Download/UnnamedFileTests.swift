@@ -121,3 +121,100 @@ import Testing
         #expect(DownloadDestination(directory: out.url, fileName: "f.bin").recoverMarkedFile(mark) == nil)
     }
 }
+
+/// The reserve of unnamed files the completion thread makes ahead (`UnnamedFileReserve`).
+@Suite struct UnnamedFileReserveTests {
+    /// A clock moved by hand.
+    final class HandClock: MonotonicClock, @unchecked Sendable {
+        // Read and moved on the test's thread only.
+        var seconds = 100.0
+        func now() -> Double { seconds }
+    }
+
+    @Test func filesAreMadeOnlyWhereFilesWereNamedAndUpToTheCapacity() throws {
+        let out = try TemporaryDirectory()
+        let other = try TemporaryDirectory()
+        defer { out.remove(); other.remove() }
+        let reserve = UnnamedFileReserve(clock: HandClock())
+        defer { reserve.removeAll() }
+
+        #expect(reserve.take(directory: out.url.path) == nil)
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 0)
+        for _ in 0..<(UnnamedFileReserve.capacity + 8) {
+            reserve.used(out.url.path)
+        }
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == UnnamedFileReserve.capacity)
+        #expect(reserve.readyCount(in: other.url.path) == 0)
+        // Unnamed: nothing shows in the directory.
+        #expect(directoryListing(out.url).isEmpty)
+        let fd = try #require(reserve.take(directory: out.url.path))
+        #expect(fd >= 0)
+        close(fd)
+        #expect(reserve.readyCount(in: out.url.path) == UnnamedFileReserve.capacity - 1)
+    }
+
+    @Test func aFileThatWaitedTooLongIsClosedNotHandedOut() throws {
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        let clock = HandClock()
+        let reserve = UnnamedFileReserve(clock: clock)
+        defer { reserve.removeAll() }
+        reserve.used(out.url.path)
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 1)
+        clock.seconds += UnnamedFileReserve.maximumAge + 1
+        #expect(reserve.take(directory: out.url.path) == nil)
+        #expect(reserve.readyCount(in: out.url.path) == 0)
+    }
+
+    @Test func aFileTakenFromTheReserveGetsItsOwnMarkWhenNamed() throws {
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        let reserve = UnnamedFileReserve()
+        defer { reserve.removeAll() }
+        reserve.used(out.url.path)
+        reserve.replenish()
+        let taken = try #require(PartialFile.createUnnamed(
+            standingFor: out.file("b.bin").path, mark: CommitMark(value: "1-2"), reserve: reserve))
+        #expect(reserve.readyCount(in: out.url.path) == 0)
+        let bytes = Pattern.bytes(count: 4000)
+        let written = bytes.withUnsafeBytes { buffer in (try? taken.write(buffer)) != nil }
+        #expect(written)
+        let destination = DownloadDestination(directory: out.url, fileName: "b.bin")
+        #expect(GroupSync.synchronize([taken]) == [nil])
+        _ = try taken.commit(to: destination)
+
+        #expect(directoryListing(out.url) == ["b.bin"])
+        #expect(CommitMark.value(at: out.file("b.bin").path) == "1-2")
+        #expect(try SHA256Hex.of(file: out.file("b.bin")) == Pattern.sha256Hex(count: 4000))
+        var status = stat()
+        #expect(stat(out.file("b.bin").path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o666 & ~FileModeMask.current)
+        // Named: the next replenish makes its successor.
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 1)
+    }
+
+    @Test func manySmallDownloadsInOneDirectoryAllCarryTheirMark() async throws {
+        let fault = try FaultServer.start()
+        let out = try TemporaryDirectory()
+        defer { fault.stop(); out.remove() }
+        var policy = DownloadPolicy(checkpointInterval: nil)
+        policy.commitMark = CommitMark(value: "9-9")
+        // One after another on one session: after the first, each takes a file made ahead.
+        let session = SessionManager()
+        defer { session.invalidate() }
+        for index in 0..<6 {
+            let run = await DownloadRun.run(fault.url("/bytes/\(1000 + index)"), into: out.url, name: "f\(index)",
+                                            policy: policy, session: session)
+            _ = try run.outcome.get()
+        }
+        #expect(directoryListing(out.url) == (0..<6).map { "f\($0)" })
+        for index in 0..<6 {
+            #expect(CommitMark.value(at: out.file("f\(index)").path) == "9-9")
+            #expect(try SHA256Hex.of(file: out.file("f\(index)")) == Pattern.sha256Hex(count: 1000 + index))
+        }
+    }
+}

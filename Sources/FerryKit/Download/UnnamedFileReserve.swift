@@ -1,0 +1,134 @@
+import CSystem
+import Glibc
+import Synchronization
+
+/// `UnnamedFileReserve` keeps a few empty unnamed files (`O_TMPFILE`) ready per directory, so
+/// that the engine thread, which would otherwise create one at the first byte of every small
+/// download (`PartialFile.createUnnamed(standingFor:mark:reserve:)`), usually only takes one.
+///
+/// Each engine has one (`Engine.unnamedFiles`). The files are made on its completion thread,
+/// after it named files in the same directory (`used(_:)`, then `replenish()`): a directory
+/// gets files ahead only once an unnamed file with its mark was made and named there, so the
+/// file system is known to allow both. They carry no mark yet (the mark names one download):
+/// the download that takes one sets it before the file is made durable and named
+/// (`PartialFile.writePendingMark()`).
+///
+/// A file waits at most `maximumAge` seconds, so a directory removed or replaced meanwhile
+/// costs at most a failed name; at most `capacity` wait per directory and `totalCapacity` in
+/// all (each holds a descriptor). The engine closes them all when it shuts down. An unnamed
+/// file disappears when closed: nothing is left on the disk, whatever happens.
+///
+/// Thread-safe: the state sits in a `Mutex`; files are opened and closed outside it.
+final class UnnamedFileReserve: Sendable {
+    /// Files ready per directory at most.
+    static let capacity = 32
+    /// Files ready in all directories at most.
+    static let totalCapacity = 64
+    /// Seconds a ready file may wait before it is closed unused.
+    static let maximumAge = 2.0
+
+    private struct Ready {
+        var descriptor: Int32
+        var made: Double
+    }
+
+    private struct State {
+        var ready: [String: [Ready]] = [:]
+        /// Files named per directory since the last `replenish()`.
+        var used: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let clock: any MonotonicClock
+
+    init(clock: any MonotonicClock = SystemClock()) {
+        self.clock = clock
+    }
+
+    /// `readyCount(in:)` is how many files wait in `directory` (stale ones included).
+    func readyCount(in directory: String) -> Int {
+        state.withLock { $0.ready[directory]?.count ?? 0 }
+    }
+
+    /// `take(directory:)` returns a ready unnamed file in `directory` (its descriptor, open
+    /// for writing, mode 0666 less the umask), or `nil` when none is ready.
+    func take(directory: String) -> Int32? {
+        let now = clock.now()
+        var stale: [Int32] = []
+        let descriptor = state.withLock { state -> Int32? in
+            guard var files = state.ready[directory] else { return nil }
+            var found: Int32?
+            while let file = files.popLast() {
+                if now - file.made <= UnnamedFileReserve.maximumAge {
+                    found = file.descriptor
+                    break
+                }
+                stale.append(file.descriptor)
+            }
+            state.ready[directory] = files.isEmpty ? nil : files
+            return found
+        }
+        for fd in stale { Glibc.close(fd) }
+        return descriptor
+    }
+
+    /// `used(_:)` notes that an unnamed file was named in `directory`: the next `replenish()`
+    /// makes one more there.
+    func used(_ directory: String) {
+        state.withLock { $0.used[directory, default: 0] += 1 }
+    }
+
+    /// `replenish()` makes as many files as were named since the last call, per directory,
+    /// up to `capacity` ready, and closes the files that waited too long. Called on a
+    /// completion thread after a batch of downloads was named.
+    func replenish() {
+        let now = clock.now()
+        var stale: [Int32] = []
+        let wanted = state.withLock { state -> [(String, Int)] in
+            for (directory, files) in state.ready {
+                let fresh = files.filter { now - $0.made <= UnnamedFileReserve.maximumAge }
+                guard fresh.count < files.count else { continue }
+                stale += files.filter { now - $0.made > UnnamedFileReserve.maximumAge }.map(\.descriptor)
+                state.ready[directory] = fresh.isEmpty ? nil : fresh
+            }
+            var room = UnnamedFileReserve.totalCapacity - state.ready.values.reduce(0) { $0 + $1.count }
+            var wanted: [(String, Int)] = []
+            for (directory, count) in state.used where room > 0 {
+                let missing = min(count, room, UnnamedFileReserve.capacity - (state.ready[directory]?.count ?? 0))
+                guard missing > 0 else { continue }
+                wanted.append((directory, missing))
+                room -= missing
+            }
+            state.used.removeAll()
+            return wanted
+        }
+        for fd in stale { Glibc.close(fd) }
+        for (directory, count) in wanted {
+            var made: [Ready] = []
+            for _ in 0..<count {
+                let fd = csystem_open_unnamed(directory, 0o666)
+                guard fd >= 0 else { break }
+                made.append(Ready(descriptor: fd, made: now))
+            }
+            guard !made.isEmpty else { continue }
+            let extra = state.withLock { state -> [Ready] in
+                // Another engine may have replenished the same directory meanwhile.
+                var files = state.ready[directory, default: []] + made
+                let extra = files.count > UnnamedFileReserve.capacity ? Array(files[UnnamedFileReserve.capacity...]) : []
+                files.removeLast(extra.count)
+                state.ready[directory] = files
+                return extra
+            }
+            for file in extra { Glibc.close(file.descriptor) }
+        }
+    }
+
+    /// `removeAll()` closes every ready file (the engine shutting down).
+    func removeAll() {
+        let all = state.withLock { state -> [Ready] in
+            defer { state.ready.removeAll() }
+            return state.ready.values.flatMap { $0 }
+        }
+        for file in all { Glibc.close(file.descriptor) }
+    }
+}
