@@ -9,9 +9,6 @@ import GRDBSQLite
 /// inside a GRDB write transaction, on that transaction's `Database`, and let it go before
 /// the transaction ends.
 final class BulkStatement {
-    /// `transient` tells SQLite to copy bound text (`SQLITE_TRANSIENT`, a macro Swift cannot import).
-    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
     private let connection: OpaquePointer
     private let handle: OpaquePointer
     private let sql: String
@@ -37,11 +34,7 @@ final class BulkStatement {
 
     /// `bind(_:_:)` binds an integer, or NULL for `nil`, to the 1-based parameter `index`.
     func bind(_ index: Int32, _ value: Int64?) {
-        if let value {
-            sqlite3_bind_int64(handle, index, value)
-        } else {
-            sqlite3_bind_null(handle, index)
-        }
+        SQLiteBinding.bind(handle, index, value)
     }
 
     /// `bind(_:_:)` binds an integer, or NULL for `nil`.
@@ -56,11 +49,7 @@ final class BulkStatement {
 
     /// `bind(_:_:)` binds text (copied by SQLite), or NULL for `nil`.
     func bind(_ index: Int32, _ value: String?) {
-        if let value {
-            sqlite3_bind_text(handle, index, value, -1, BulkStatement.transient)
-        } else {
-            sqlite3_bind_null(handle, index)
-        }
+        SQLiteBinding.bind(handle, index, value)
     }
 
     /// `run()` executes the statement with the bound values, then resets it for the next row.
@@ -70,6 +59,31 @@ final class BulkStatement {
         guard code == SQLITE_DONE else {
             throw DatabaseError(resultCode: ResultCode(rawValue: code),
                                 message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+    }
+}
+
+/// `SQLiteBinding` binds values to a prepared statement through SQLite's C API
+/// (`BulkStatement`, `RawUpdate`).
+enum SQLiteBinding {
+    /// `transient` tells SQLite to copy bound text (`SQLITE_TRANSIENT`, a macro Swift cannot import).
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+    /// `bind(_:_:_:)` binds an integer, or NULL for `nil`, to the 1-based parameter `index`.
+    static func bind(_ handle: OpaquePointer, _ index: Int32, _ value: Int64?) {
+        if let value {
+            sqlite3_bind_int64(handle, index, value)
+        } else {
+            sqlite3_bind_null(handle, index)
+        }
+    }
+
+    /// `bind(_:_:_:)` binds text (copied by SQLite), or NULL for `nil`.
+    static func bind(_ handle: OpaquePointer, _ index: Int32, _ value: String?) {
+        if let value {
+            sqlite3_bind_text(handle, index, value, -1, transient)
+        } else {
+            sqlite3_bind_null(handle, index)
         }
     }
 }

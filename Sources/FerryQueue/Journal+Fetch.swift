@@ -57,7 +57,7 @@ extension Journal {
     /// listed in the SQL.
     public func nextRunnable(limit: Int, excluding: Set<TaskID> = []) throws(QueueError) -> [TaskRecord] {
         guard limit > 0 else { return [] }
-        return try read { db in
+        return try schedulingRead { db in
             var records: [TaskRecord] = []
             var last: QueuePlace?
             while records.count < limit {
@@ -151,42 +151,41 @@ enum TaskLoader {
     }
 
     /// `load(_:statement:arguments:)` is `load(_:sql:arguments:)` for a prepared (often cached)
-    /// statement.
+    /// statement. Rows are read by position straight from SQLite (`RawRow`), each task's
+    /// child rows added once the chunk's ids are known.
     static func load(_ db: Database, statement: Statement, arguments: StatementArguments) throws -> [TaskRecord] {
-        let rows = try Row.fetchAll(statement, arguments: arguments)
+        let columns = try Columns(statement.columnNames)
         var records: [TaskRecord] = []
-        guard let first = rows.first else { return records }
-        records.reserveCapacity(rows.count)
-        let columns = try Columns(first)
+        try statement.forEachRawRow(arguments: arguments) { row in
+            records.append(try record(row, columns: columns))
+        }
         var start = 0
-        while start < rows.count {
-            let chunk = rows[start..<min(start + chunkSize, rows.count)]
-            let ids = chunk.map { $0[columns.id] as Int64 }
-            let uploads = chunk.contains { !$0.hasNull(atIndex: columns.uploadMethod) }
-            let children = try Children(db, ids: ids, uploads: uploads)
-            for row in chunk {
-                records.append(try record(row, columns: columns, children: children))
+        while start < records.count {
+            let end = min(start + chunkSize, records.count)
+            let chunk = records[start..<end]
+            let children = try Children(db, ids: chunk.map(\.id.rawValue), uploads: chunk.contains { $0.spec.upload != nil })
+            for index in start..<end {
+                children.fill(&records[index])
             }
-            start += chunkSize
+            start = end
         }
         return records
     }
 
     /// `Columns` are the positions of the `task` columns in the rows of one query, found once
-    /// by name, so each row is read by position (looking a column up by name compares
-    /// lowercased names, which cost more than the rest of the row when thousands are read).
+    /// by name, so each row is read by position.
     private struct Columns {
         let id, state, checksumAlgorithm, checksumHex, uploadMethod, uploadBodyFile, destinationDir,
             requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
             position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
-            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply: Int
+            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply: Int32
 
-        init(_ row: Row) throws {
-            var positions: [String: Int] = [:]
-            for (position, name) in row.columnNames.enumerated() {
-                positions[name.lowercased()] = position
+        init(_ names: [String]) throws {
+            var positions: [String: Int32] = [:]
+            for (position, name) in names.enumerated() {
+                positions[name.lowercased()] = Int32(position)
             }
-            func at(_ name: String) throws -> Int {
+            func at(_ name: String) throws -> Int32 {
                 guard let position = positions[name] else {
                     throw QueueError.journal(.invalidTask("the task table has no column \(name)"))
                 }
@@ -240,74 +239,85 @@ enum TaskLoader {
             let size = Children.listSizes.first { $0 >= ids.count } ?? ids.count
             let marks = Array(repeating: "?", count: size).joined(separator: ",")
             let arguments = StatementArguments(ids + Array(repeating: first, count: size - ids.count))
-            func rows(_ table: String, _ columns: String) throws -> [Row] {
-                try Row.fetchAll(db.cachedStatement(sql: """
+            func rows(_ table: String, _ columns: String, _ body: (RawRow) throws -> Void) throws {
+                try db.cachedStatement(sql: """
                     SELECT task_id, \(columns) FROM \(table) WHERE task_id IN (\(marks)) ORDER BY task_id, ordinal
-                    """), arguments: arguments)
+                    """).forEachRawRow(arguments: arguments, body)
             }
             // Read by position: the columns are the ones named in each query, in that order.
-            for row in try rows("task_url", "url") {
-                urls[row[0], default: []].append(TransferURL(trusted: row[1]))
+            try rows("task_url", "url") { row in
+                urls[row.int64(0), default: []].append(TransferURL(trusted: row.text(1)))
             }
-            for row in try rows("task_header", "name, value") {
-                headers[row[0], default: []].append(HeaderField(trusted: row[1], value: row[2]))
+            try rows("task_header", "name, value") { row in
+                headers[row.int64(0), default: []].append(HeaderField(trusted: row.text(1), value: row.text(2)))
             }
             guard uploads else { return }
-            for row in try rows("upload_field", "name, value") {
-                fields[row[0], default: []].append(UploadSpec.Field(name: row[1], value: row[2]))
+            try rows("upload_field", "name, value") { row in
+                fields[row.int64(0), default: []].append(UploadSpec.Field(name: row.text(1), value: row.text(2)))
             }
-            for row in try rows("upload_file", "field_name, path, filename, mime_type") {
-                files[row[0], default: []].append(UploadSpec.File(
-                    fieldName: row[1], path: row[2], filename: row[3], mimeType: row[4]))
+            try rows("upload_file", "field_name, path, filename, mime_type") { row in
+                files[row.int64(0), default: []].append(UploadSpec.File(
+                    fieldName: row.text(1), path: row.text(2), filename: row.optionalText(3), mimeType: row.optionalText(4)))
+            }
+        }
+
+        /// `fill(_:)` gives `record` its child rows.
+        func fill(_ record: inout TaskRecord) {
+            let id = record.id.rawValue
+            record.spec.urls = urls[id] ?? []
+            record.spec.headers = headers[id] ?? []
+            if var upload = record.spec.upload {
+                upload.fields = fields[id] ?? []
+                upload.files = files[id] ?? []
+                record.spec.upload = upload
             }
         }
     }
 
-    private static func record(_ row: Row, columns c: Columns, children: Children) throws -> TaskRecord {
-        let id: Int64 = row[c.id]
-        guard let state = TaskState(rawValue: row[c.state]) else {
+    /// `record(_:columns:)` reads one `task` row; its child rows come later (`Children.fill`).
+    private static func record(_ row: RawRow, columns c: Columns) throws -> TaskRecord {
+        let id = row.int64(c.id)
+        guard let state = TaskState(rawValue: row.text(c.state)) else {
             throw QueueError.journal(.invalidTask("task \(id) has an unknown state"))
         }
         var checksum: Checksum?
-        if let name: String = row[c.checksumAlgorithm], let hex: String = row[c.checksumHex],
+        if let name = row.optionalText(c.checksumAlgorithm), let hex = row.optionalText(c.checksumHex),
            let algorithm = Checksum.Algorithm(name: name) {
             checksum = try Checksum(algorithm: algorithm, hex: hex)
         }
         var upload: UploadSpec?
-        if let method: String = row[c.uploadMethod] {
-            upload = UploadSpec(method: method, fields: children.fields[id] ?? [],
-                                files: children.files[id] ?? [], bodyFile: row[c.uploadBodyFile])
+        if let method = row.optionalText(c.uploadMethod) {
+            upload = UploadSpec(method: method, fields: [], files: [], bodyFile: row.optionalText(c.uploadBodyFile))
         }
         let spec = TaskSpec(
-            urls: children.urls[id] ?? [],
-            headers: children.headers[id] ?? [],
-            destinationDirectory: row[c.destinationDir],
-            requestedName: row[c.requestedName],
-            overwrite: row[c.overwrite],
+            urls: [],
+            headers: [],
+            destinationDirectory: row.optionalText(c.destinationDir),
+            requestedName: row.optionalText(c.requestedName),
+            overwrite: row.bool(c.overwrite),
             checksum: checksum,
-            useContentDisposition: row[c.contentDisposition],
-            options: TaskOptions(maxDownloadLimit: row[c.maxDownloadLimit], retries: row[c.retries]),
+            useContentDisposition: row.bool(c.contentDisposition),
+            options: TaskOptions(maxDownloadLimit: row.optionalInt64(c.maxDownloadLimit), retries: row.optionalInt(c.retries)),
             upload: upload)
-        let resumeURL: String? = row[c.resumeURL]
         return TaskRecord(
             id: TaskID(id),
             spec: spec,
             state: state,
-            priority: row[c.priority],
-            position: row[c.position],
-            attempts: row[c.attempts],
-            lastError: row[c.lastError],
-            finalPath: row[c.finalPath],
+            priority: row.int(c.priority),
+            position: row.int64(c.position),
+            attempts: row.int(c.attempts),
+            lastError: row.optionalText(c.lastError),
+            finalPath: row.optionalText(c.finalPath),
             resume: ResumeRecord(
-                finalURL: resumeURL.map(TransferURL.init(trusted:)),
-                etag: row[c.resumeETag],
-                lastModified: row[c.resumeLastModified],
-                totalLength: row[c.totalLength],
-                durableOffset: row[c.durableOffset]),
-            createdAt: Journal.date(milliseconds: row[c.createdAt]),
-            updatedAt: Journal.date(milliseconds: row[c.updatedAt]),
-            startedAt: (row[c.startedAt] as Int64?).map(Journal.date(milliseconds:)),
-            finishedAt: (row[c.finishedAt] as Int64?).map(Journal.date(milliseconds:)),
-            reply: row[c.reply])
+                finalURL: row.optionalText(c.resumeURL).map(TransferURL.init(trusted:)),
+                etag: row.optionalText(c.resumeETag),
+                lastModified: row.optionalText(c.resumeLastModified),
+                totalLength: row.optionalInt64(c.totalLength),
+                durableOffset: row.int64(c.durableOffset)),
+            createdAt: Journal.date(milliseconds: row.int64(c.createdAt)),
+            updatedAt: Journal.date(milliseconds: row.int64(c.updatedAt)),
+            startedAt: row.optionalInt64(c.startedAt).map(Journal.date(milliseconds:)),
+            finishedAt: row.optionalInt64(c.finishedAt).map(Journal.date(milliseconds:)),
+            reply: row.optionalText(c.reply))
     }
 }

@@ -9,7 +9,7 @@ extension Journal {
     public func markRunning(_ ids: [TaskID]) throws(QueueError) -> [TaskID] {
         guard !ids.isEmpty else { return [] }
         let time = timestamp()
-        return try write { db in
+        return try schedulingWrite { db in
             let moved = try Journal.markRunning(ids, time: time, in: db)
             if !moved.isEmpty {
                 try JournalMeta.bumpRevision(db)
@@ -20,13 +20,15 @@ extension Journal {
 
     /// `markRunning(_:time:in:)` is `markRunning(_:)`'s work inside a transaction.
     private static func markRunning(_ ids: [TaskID], time: Int64, in db: Database) throws -> [TaskID] {
-        let statement = try db.cachedStatement(sql: """
-            UPDATE task SET state = 'running', started_at = ?, updated_at = ?
-            WHERE id = ? AND state = 'queued'
+        let update = try RawUpdate(db, sql: """
+            UPDATE task SET state = 'running', started_at = ?1, updated_at = ?1
+            WHERE id = ?2 AND state = 'queued'
             """)
         var moved: [TaskID] = []
         for id in ids {
-            try statement.execute(arguments: [time, time, id.rawValue])
+            update.bind(1, time)
+            update.bind(2, id.rawValue)
+            try update.run()
             if db.changesCount == 1 { moved.append(id) }
         }
         return moved
@@ -48,7 +50,7 @@ extension Journal {
     public func recordOutcomes(_ outcomes: [AttemptOutcome], markingRunning ids: [TaskID]) throws(QueueError) -> (states: [TaskState?], running: [TaskID]) {
         guard !outcomes.isEmpty || !ids.isEmpty else { return ([], []) }
         let time = timestamp()
-        return try write { db in
+        return try schedulingWrite { db in
             let states = try Journal.recordOutcomes(outcomes, time: time, in: db)
             let moved = try Journal.markRunning(ids, time: time, in: db)
             try JournalMeta.bumpRevision(db)
@@ -73,7 +75,7 @@ extension Journal {
     public func recordOutcomes(_ outcomes: [AttemptOutcome]) throws(QueueError) -> [TaskState?] {
         guard !outcomes.isEmpty else { return [] }
         let time = timestamp()
-        return try write { db in
+        return try schedulingWrite { db in
             let states = try Journal.recordOutcomes(outcomes, time: time, in: db)
             try JournalMeta.bumpRevision(db)
             return states
@@ -87,11 +89,14 @@ extension Journal {
         var states: [TaskState?] = []
         states.reserveCapacity(outcomes.count)
         for outcome in outcomes {
-            let update = try db.cachedStatement(sql: outcomeUpdates[outcome.state] ?? outcomeUpdate(to: outcome.state))
-            let state = try String.fetchOne(update, arguments: [
-                outcome.message, outcome.finalPath, outcome.reply, outcome.length, time, outcome.id.rawValue,
-            ])
-            states.append(state.flatMap(TaskState.init(rawValue:)))
+            let update = try RawUpdate(db, sql: outcomeUpdates[outcome.state] ?? outcomeUpdate(to: outcome.state))
+            update.bind(1, outcome.message)
+            update.bind(2, outcome.finalPath)
+            update.bind(3, outcome.reply)
+            update.bind(4, outcome.length)
+            update.bind(5, time)
+            update.bind(6, outcome.id.rawValue)
+            states.append(try update.run().flatMap(TaskState.init(rawValue:)))
         }
         return states
     }

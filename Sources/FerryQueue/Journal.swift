@@ -115,6 +115,43 @@ public final class Journal: Sendable {
         }
     }
 
+    /// `schedulingRead(_:)` is `read(_:)` for the scheduler's frequent reads, and
+    /// `schedulingWrite(_:)` is `write(_:)` for its frequent writes: the same transactions,
+    /// begun and committed with cached statements (GRDB prepares its `BEGIN` and `COMMIT` anew
+    /// for every transaction, which costs more than the rest of a small one).
+    func schedulingRead<T>(_ body: (Database) throws -> T) throws(QueueError) -> T {
+        do {
+            return try pool.unsafeRead { db in try Journal.inTransaction(db, "BEGIN DEFERRED TRANSACTION", body) }
+        } catch {
+            throw QueueError(converting: error, path: path)
+        }
+    }
+
+    /// See `schedulingRead(_:)`.
+    func schedulingWrite<T>(_ body: (Database) throws -> T) throws(QueueError) -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in try Journal.inTransaction(db, "BEGIN IMMEDIATE TRANSACTION", body) }
+        } catch {
+            throw QueueError(converting: error, path: path)
+        }
+    }
+
+    /// `inTransaction(_:_:_:)` runs `body` between `begin` and a commit, or rolls back and
+    /// rethrows `body`'s error (or the commit's).
+    private static func inTransaction<T>(_ db: Database, _ begin: String, _ body: (Database) throws -> T) throws -> T {
+        try db.cachedStatement(sql: begin).execute()
+        do {
+            let value = try body(db)
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return value
+        } catch {
+            if db.isInsideTransaction {
+                try? db.rollback()
+            }
+            throw error
+        }
+    }
+
     /// `timestamp()` is `now()` in Unix milliseconds, the journal's time unit.
     func timestamp() -> Int64 {
         Journal.milliseconds(now())
