@@ -20,7 +20,37 @@ import Testing
         for table in JournalSchema.tables {
             #expect(tables.contains(table))
         }
-        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2"])
+        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3"])
+    }
+
+    @Test func aVersion2JournalKeepsItsQueueOrderUnderTheQueuedIndex() throws {
+        // Given a journal written by a build that knew only version 2.
+        let temp = try TemporaryDirectory()
+        let path = temp.file("journal.sqlite")
+        let old = try DatabaseQueue(path: path)
+        try JournalSchema.migrator.migrate(old, upTo: "v2")
+        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
+        try old.close()
+
+        // When this build opens it and queues tasks.
+        let journal = try Journal.open(at: path).journal
+        let ids = try (0..<5).map { try journal.insert(download("https://example.com/\($0)")) }
+        _ = try journal.markRunning([ids[0]])
+        try journal.setPriority(5, for: ids[4])
+
+        // Then it is at version 3, with the queued tasks' index instead of the old one.
+        #expect(try journal.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
+        let indexes = try journal.read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task'")
+        }
+        #expect(indexes.contains("task_queued") && !indexes.contains("task_by_state"))
+        let plan = try journal.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT * FROM task WHERE state = 'queued' ORDER BY priority DESC, position LIMIT 16")
+                .map { $0["detail"] as String }.joined(separator: "; ")
+        }
+        #expect(plan.contains("task_queued"), "\(plan)")
+        // Queue order: priority first, then position; the running task is not runnable.
+        #expect(try journal.nextRunnable(limit: 10).map(\.id) == [ids[4], ids[1], ids[2], ids[3]])
     }
 
     @Test func aVersion1JournalIsMigratedWithItsTasks() throws {
