@@ -25,6 +25,10 @@ final class EasyHandle {
     private(set) var callbackError: FerryError?
     private(set) var bytesSent: Int64 = 0
     private var bodyLength: Int64?
+    /// The last progress callback that was acted on: its time and the bytes then (see `progress`).
+    private var lastTick: (time: Double, received: Int64, sent: Int64) = (-.infinity, -1, -1)
+    /// Seconds between two progress callbacks acted on while no byte moves.
+    static let idleTickInterval = 0.1
 
     /// Hosts never sent through a proxy: the environment's `no_proxy`/`NO_PROXY` plus loopback,
     /// so `http_proxy` never captures traffic meant for this machine.
@@ -228,10 +232,20 @@ final class EasyHandle {
         }
     }
 
+    /// libcurl calls its progress function several times per transfer step, most of them with
+    /// no byte moved since the last: those are acted on (the delegate's tick, the progress
+    /// snapshot) at most every `idleTickInterval`, which is plenty for a checkpoint each second
+    /// and a speed that falls while a transfer stalls.
     fileprivate func progress(uploaded: Int) {
         bytesSent = Int64(uploaded)
+        let now = configuration.clock.now()
+        let received = delegate.receivedBytes
+        if received == lastTick.received, bytesSent == lastTick.sent, now - lastTick.time < EasyHandle.idleTickInterval {
+            return
+        }
+        lastTick = (now, received, bytesSent)
         delegate.taskDidTick(task)
-        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: configuration.clock.now()) {
+        if let snapshot = tracker.update(received: received, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: now) {
             task.publish(progress: snapshot)
         }
     }
