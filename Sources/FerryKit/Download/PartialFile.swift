@@ -19,7 +19,7 @@ public final class PartialFile {
     /// The `CommitMark` an unnamed file from the reserve still has to get (`writePendingMark()`).
     private var pendingMark: CommitMark?
     /// The reserve an unnamed file is reported to once named, and the directory it was made in.
-    private var reserve: (UnnamedFileReserve?, String)?
+    private var reserve: (UnnamedFileReserve, String)?
     /// Where write-back was last started; see ``startWriteBack()``.
     var writeBackStart: Int64 = 0
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
@@ -60,7 +60,7 @@ public final class PartialFile {
         let directory = slash.isEmpty ? "/" : slash
         if let fd = reserve?.take(directory: directory) {
             let file = PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true, pendingMark: mark)
-            file.reserve = (reserve, directory)
+            file.reserve = reserve.map { ($0, directory) }
             return file
         }
         let fd = csystem_open_unnamed(directory, 0o666)
@@ -70,7 +70,7 @@ public final class PartialFile {
             return nil
         }
         let file = PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true)
-        file.reserve = (reserve, directory)
+        file.reserve = reserve.map { ($0, directory) }
         return file
     }
 
@@ -199,7 +199,7 @@ public final class PartialFile {
         if let error = writePendingMark() { throw error }
         for candidate in destination.commitPaths {
             if csystem_link_descriptor(descriptor, candidate) == 0 {
-                if let (reserve, directory) = reserve { reserve?.used(directory) }
+                if let (reserve, directory) = reserve { reserve.used(directory) }
                 return URL(fileURLWithPath: candidate, isDirectory: false)
             }
             if errno == EEXIST { continue }

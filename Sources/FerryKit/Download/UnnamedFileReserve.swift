@@ -79,8 +79,9 @@ final class UnnamedFileReserve: Sendable {
     }
 
     /// `replenish()` makes as many files as were named since the last call, per directory,
-    /// up to `capacity` ready, and closes the files that waited too long. Called on a
-    /// completion thread after a batch of downloads was named.
+    /// up to `capacity` ready there and `totalCapacity` in all, and closes the files that
+    /// waited too long. Called on the engine's completion thread (one at a time) after a batch
+    /// of downloads was named.
     func replenish() {
         let now = clock.now()
         var stale: [Int32] = []
@@ -111,15 +112,7 @@ final class UnnamedFileReserve: Sendable {
                 made.append(Ready(descriptor: fd, made: now))
             }
             guard !made.isEmpty else { continue }
-            let extra = state.withLock { state -> [Ready] in
-                // Another engine may have replenished the same directory meanwhile.
-                var files = state.ready[directory, default: []] + made
-                let extra = files.count > UnnamedFileReserve.capacity ? Array(files[UnnamedFileReserve.capacity...]) : []
-                files.removeLast(extra.count)
-                state.ready[directory] = files
-                return extra
-            }
-            for file in extra { Glibc.close(file.descriptor) }
+            state.withLock { $0.ready[directory, default: []] += made }
         }
     }
 
