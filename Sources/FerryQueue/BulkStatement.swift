@@ -20,8 +20,7 @@ final class BulkStatement {
         var handle: OpaquePointer?
         let code = sqlite3_prepare_v2(connection, sql, -1, &handle, nil)
         guard code == SQLITE_OK, let handle else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            throw SQLiteBinding.error(code, connection: connection, sql: sql)
         }
         self.connection = connection
         self.handle = handle
@@ -57,15 +56,21 @@ final class BulkStatement {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            throw SQLiteBinding.error(code, connection: connection, sql: sql)
         }
     }
 }
 
 /// `SQLiteBinding` binds values to a prepared statement through SQLite's C API
-/// (`BulkStatement`, `RawUpdate`).
+/// (`BulkStatement`, `RawUpdate`) and words SQLite's errors as GRDB does.
 enum SQLiteBinding {
+    /// `error(_:connection:sql:)` is the `DatabaseError` for result `code` of `sql`, with the
+    /// connection's message.
+    static func error(_ code: Int32, connection: OpaquePointer?, sql: String) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code),
+                      message: connection.map { String(cString: sqlite3_errmsg($0)) }, sql: sql)
+    }
+
     /// `transient` tells SQLite to copy bound text (`SQLITE_TRANSIENT`, a macro Swift cannot import).
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 

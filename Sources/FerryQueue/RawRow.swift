@@ -42,6 +42,19 @@ struct RawRow {
     func optionalText(_ column: Int32) -> String? {
         isNull(column) ? nil : text(column)
     }
+
+    /// `forEach(in:sql:_:)` steps the statement `handle` (whose text is `sql`) to its end,
+    /// calling `body` with each row it returns; an SQLite error is thrown as a `DatabaseError`.
+    static func forEach(in handle: OpaquePointer, sql: String, _ body: (RawRow) throws -> Void) throws {
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else {
+                throw SQLiteBinding.error(code, connection: sqlite3_db_handle(handle), sql: sql)
+            }
+            try body(RawRow(handle: handle))
+        }
+    }
 }
 
 extension Statement {
@@ -49,17 +62,8 @@ extension Statement {
     /// statement returns, and resets the statement (also when `body` throws). For `SELECT`s.
     func forEachRawRow(arguments: StatementArguments, _ body: (RawRow) throws -> Void) throws {
         try setArguments(arguments)
-        let handle = sqliteStatement
-        defer { sqlite3_reset(handle) }
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))), sql: sql)
-            }
-            try body(RawRow(handle: handle))
-        }
+        defer { sqlite3_reset(sqliteStatement) }
+        try RawRow.forEach(in: sqliteStatement, sql: sql, body)
     }
 }
 
@@ -96,18 +100,12 @@ struct RawUpdate {
         }
         var first: String?
         var returned = false
-        while true {
-            let code = sqlite3_step(handle)
-            if code == SQLITE_DONE { return first }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code),
-                                    message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
-                                    sql: statement.sql)
-            }
+        try RawRow.forEach(in: handle, sql: statement.sql) { row in
             if !returned {
                 returned = true
-                first = RawRow(handle: handle).optionalText(0)
+                first = row.optionalText(0)
             }
         }
+        return first
     }
 }

@@ -23,14 +23,21 @@ import Testing
         #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3"])
     }
 
+    /// `oldJournal(upTo:in:)` writes a journal in `temp` as a build that knew only the schema
+    /// versions up to `version` did, and returns its path.
+    private func oldJournal(upTo version: Int, in temp: TemporaryDirectory) throws -> String {
+        let path = temp.file("journal.sqlite")
+        let old = try DatabaseQueue(path: path)
+        try JournalSchema.migrator.migrate(old, upTo: "v\(version)")
+        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == version)
+        try old.close()
+        return path
+    }
+
     @Test func aVersion2JournalKeepsItsQueueOrderUnderTheQueuedIndex() throws {
         // Given a journal written by a build that knew only version 2.
         let temp = try TemporaryDirectory()
-        let path = temp.file("journal.sqlite")
-        let old = try DatabaseQueue(path: path)
-        try JournalSchema.migrator.migrate(old, upTo: "v2")
-        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 2)
-        try old.close()
+        let path = try oldJournal(upTo: 2, in: temp)
 
         // When this build opens it and queues tasks.
         let journal = try Journal.open(at: path).journal
@@ -56,11 +63,7 @@ import Testing
     @Test func aVersion1JournalIsMigratedWithItsTasks() throws {
         // Given a journal written by a build that knew only version 1.
         let temp = try TemporaryDirectory()
-        let path = temp.file("journal.sqlite")
-        let old = try DatabaseQueue(path: path)
-        try JournalSchema.migrator.migrate(old, upTo: "v1")
-        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 1)
-        try old.close()
+        let path = try oldJournal(upTo: 1, in: temp)
 
         // When this build opens it.
         let journal = try Journal.open(at: path).journal
