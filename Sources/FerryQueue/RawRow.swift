@@ -45,12 +45,14 @@ struct RawRow {
 
     /// `forEach(in:sql:_:)` steps the statement `handle` (whose text is `sql`) to its end,
     /// calling `body` with each row it returns; an SQLite error is thrown as a `DatabaseError`.
-    static func forEach(in handle: OpaquePointer, sql: String, _ body: (RawRow) throws -> Void) throws {
+    /// `sql` is evaluated only for an error: GRDB's `Statement.sql` copies and trims the text
+    /// through Foundation each time, which cost more than the statement's own step.
+    static func forEach(in handle: OpaquePointer, sql: @autoclosure () -> String, _ body: (RawRow) throws -> Void) throws {
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else {
-                throw SQLiteBinding.error(code, connection: sqlite3_db_handle(handle), sql: sql)
+                throw SQLiteBinding.error(code, connection: sqlite3_db_handle(handle), sql: sql())
             }
             try body(RawRow(handle: handle))
         }
