@@ -53,7 +53,8 @@ CONF
 
 need() {
   for tool in "$@"; do
-    command -v "$tool" >/dev/null || { echo "missing $tool: run make bench (it installs curl, wget, aria2)" >&2; exit 1; }
+    command -v "$tool" >/dev/null || { echo "missing $tool: run make bench (it installs curl, wget, aria2, time)" >&2; exit 1; }
   done
+  [ -x /usr/bin/time ] || { echo "missing GNU time (/usr/bin/time), by which measure.py reads peak RSS: run make bench" >&2; exit 1; }
   [ -x "$FERRY" ] || { echo "missing $FERRY: run make release" >&2; exit 1; }
 }
