@@ -22,14 +22,10 @@ import tempfile
 import time
 
 
-def warm(mib):
-    """Writes every page of MiB MiB of anonymous memory once, then gives it back, in a child
-    process: the peak RSS of this process would otherwise pass to every command it starts."""
-    if mib <= 0:
-        return
-    subprocess.run([sys.executable, "-c", WARM_CHILD, str(mib)], check=True)
+# Peak RSS is read through GNU time (see run_once).
+GNU_TIME = "/usr/bin/time"
 
-
+# The warm-up, run as a child process (see warm).
 WARM_CHILD = """
 import mmap, sys
 mib = int(sys.argv[1])
@@ -38,6 +34,14 @@ region = mmap.mmap(-1, mib << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
 for _ in range(mib):
     region.write(chunk)
 """
+
+
+def warm(mib):
+    """Writes every page of MiB MiB of anonymous memory once, then gives it back, in a child
+    process: the peak RSS of this process would otherwise pass to every command it starts."""
+    if mib <= 0:
+        return
+    subprocess.run([sys.executable, "-c", WARM_CHILD, str(mib)], check=True)
 
 
 def run_once(cmd, before, warm_mib):
@@ -58,9 +62,6 @@ def run_once(cmd, before, warm_mib):
         code = os.waitstatus_to_exitcode(status)
         rss_kib = int(peak.read().split()[-1]) if code == 0 else 0
     return wall, usage.ru_utime + usage.ru_stime, rss_kib / 1024.0, code
-
-
-GNU_TIME = "/usr/bin/time"
 
 
 def main():
