@@ -8,12 +8,19 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/ferry-bench.XXXXXX")
 chmod 755 "$WORK"
 NGINX_PID=""
 
+# KEEP_WORK=1 leaves the temp dir in place (its path is printed): for a look at the files, and
+# for running a bench again at once, since deleting many files slows the next file creations
+# on some file systems (see bench/queue).
 cleanup() {
   if [ -n "$NGINX_PID" ] && kill -0 "$NGINX_PID" 2>/dev/null; then
     kill "$NGINX_PID" 2>/dev/null || true
     for _ in $(seq 1 50); do kill -0 "$NGINX_PID" 2>/dev/null || break; sleep 0.1; done
   fi
-  rm -rf "$WORK"
+  if [ "${KEEP_WORK:-0}" = 1 ]; then
+    echo "kept $WORK" >&2
+  else
+    rm -rf "$WORK"
+  fi
 }
 trap cleanup EXIT
 
