@@ -53,6 +53,20 @@ import Testing
         #expect(headers.fields.map(\.name) == ["Accept", "X-One"])
     }
 
+    @Test func namesCompareIgnoringCaseOnlyWhereCaseIsAllLetters() {
+        #expect("Content-Length".caseInsensitiveEquals("content-LENGTH"))
+        #expect(!"Content-Length".caseInsensitiveEquals("Content-Lengths"))
+        #expect(!"ETag".caseInsensitiveEquals("ETaf"))
+        // Only letters fold: "@" (0x40) and "`" (0x60) differ in the same bit as a case.
+        #expect(!"X@".caseInsensitiveEquals("X`"))
+        #expect(!"A[".caseInsensitiveEquals("a{"))
+        // Beyond ASCII, the strings are compared lowercased.
+        #expect("GRÖßE".caseInsensitiveEquals("größe"))
+        #expect("Ärger".caseInsensitiveEquals("ärger"))
+        #expect(!"Ärger".caseInsensitiveEquals("Arger"))
+        #expect("".caseInsensitiveEquals(""))
+    }
+
     @Test func secretsAreMasked() {
         let headers: HTTPHeaders = ["Authorization": "Bearer abc", "Cookie": "a=b", "Accept": "x"]
         #expect(headers.masked.fields.map(\.value) == ["***", "***", "x"])

@@ -108,8 +108,30 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 }
 
 extension String {
+    /// Whether the two are equal ignoring case. Header names are ASCII tokens: those are
+    /// compared byte by byte, with no copy (a lookup runs for every header of every response);
+    /// anything else is compared lowercased.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        count == other.count && lowercased() == other.lowercased()
+        var mine = self, theirs = other
+        let ascii = mine.withUTF8 { a in
+            theirs.withUTF8 { b in String.asciiCaseInsensitiveEquals(a, b) }
+        }
+        return ascii ?? (lowercased() == other.lowercased())
+    }
+
+    /// `true` or `false` when both are ASCII, `nil` when either is not (or the lengths differ
+    /// and a byte is not ASCII).
+    private static func asciiCaseInsensitiveEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard a.count == b.count else {
+            return a.contains(where: { $0 >= 0x80 }) || b.contains(where: { $0 >= 0x80 }) ? nil : false
+        }
+        var equal = true
+        for index in 0..<a.count {
+            let x = a[index], y = b[index]
+            if x >= 0x80 || y >= 0x80 { return nil }
+            if x != y, x | 0x20 != y | 0x20 || !(0x61...0x7A).contains(x | 0x20) { equal = false }
+        }
+        return equal
     }
 
     /// The string with control characters shown as `\u{..}` escapes, for error messages.
