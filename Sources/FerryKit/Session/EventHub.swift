@@ -5,24 +5,42 @@ import Synchronization
 /// Thread-safe.
 public final class EventHub<Event: Sendable>: Sendable {
     /// Arrays, not dictionaries: `publish` takes a copy of them for every event, and copying
-    /// an array only retains its storage.
-    private struct Subscribers {
-        var streams: [Stream] = []
-        var observers: [Observer] = []
+    /// an array only retains its storage. `publish` is inlinable, so that a hub of another
+    /// module's events is specialized there and does not look up its generic types per event:
+    /// these types are visible to it, not part of the API.
+    @usableFromInline
+    struct Subscribers {
+        @usableFromInline var streams: [Stream] = []
+        @usableFromInline var observers: [Observer] = []
+
+        @usableFromInline init() {}
     }
 
-    private struct Stream {
+    @usableFromInline
+    struct Stream {
         let id: Int
-        let continuation: AsyncStream<Event>.Continuation
-        let filter: (@Sendable (Event) -> Bool)?
+        @usableFromInline let continuation: AsyncStream<Event>.Continuation
+        @usableFromInline let filter: (@Sendable (Event) -> Bool)?
+
+        init(id: Int, continuation: AsyncStream<Event>.Continuation, filter: (@Sendable (Event) -> Bool)?) {
+            self.id = id
+            self.continuation = continuation
+            self.filter = filter
+        }
     }
 
-    private struct Observer {
+    @usableFromInline
+    struct Observer {
         let id: Int
-        let handler: @Sendable (Event) -> Void
+        @usableFromInline let handler: @Sendable (Event) -> Void
+
+        init(id: Int, handler: @escaping @Sendable (Event) -> Void) {
+            self.id = id
+            self.handler = handler
+        }
     }
 
-    private let subscribers = Mutex(Subscribers())
+    @usableFromInline let subscribers = Mutex(Subscribers())
     private let nextID = Atomic<Int>(0)
 
     public init() {}
@@ -55,6 +73,7 @@ public final class EventHub<Event: Sendable>: Sendable {
     }
 
     /// `publish(_:)` hands `event` to every observer and subscriber.
+    @inlinable
     public func publish(_ event: Event) {
         let (streams, observers) = subscribers.withLock { ($0.streams, $0.observers) }
         for observer in observers {
