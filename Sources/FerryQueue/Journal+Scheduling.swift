@@ -82,42 +82,92 @@ extension Journal {
         }
     }
 
-    /// `recordOutcomes(_:time:in:)` is `recordOutcomes(_:)`'s work inside a transaction: one
-    /// `UPDATE ... RETURNING` per outcome, whose state change is allowed in SQL
-    /// (`outcomeUpdate(to:)`).
+    /// `recordOutcomes(_:time:in:)` is `recordOutcomes(_:)`'s work inside a transaction. Each
+    /// outcome is first an `UPDATE` that moves the task only from a state allowed to move to
+    /// the outcome's (`outcomeMove(to:)`): when it changed the row, the state afterwards is
+    /// that one. Only when it did not (the task was paused or removed meanwhile, or the move
+    /// is not allowed) does an `UPDATE ... RETURNING` record the attempt and read the state
+    /// (`outcomeUpdate(to:)`): SQLite buffers the rows of a `RETURNING` in a temporary table,
+    /// which made that form cost several times the update itself.
     private static func recordOutcomes(_ outcomes: [AttemptOutcome], time: Int64, in db: Database) throws -> [TaskState?] {
         var states: [TaskState?] = []
         states.reserveCapacity(outcomes.count)
+        // Each statement is looked up once per call: GRDB's cache hashes the whole SQL text.
+        var moves: [TaskState: RawUpdate] = [:]
         for outcome in outcomes {
+            if let sql = outcomeMoves[outcome.state] ?? outcomeMove(to: outcome.state) {
+                let move = try moves[outcome.state] ?? RawUpdate(db, sql: sql)
+                moves[outcome.state] = move
+                bindOutcome(outcome, time: time, to: move)
+                try move.run()
+                if db.changesCount == 1 {
+                    states.append(outcome.state)
+                    continue
+                }
+            }
             let update = try RawUpdate(db, sql: outcomeUpdates[outcome.state] ?? outcomeUpdate(to: outcome.state))
-            update.bind(1, outcome.message)
-            update.bind(2, outcome.finalPath)
-            update.bind(3, outcome.reply)
-            update.bind(4, outcome.length)
-            update.bind(5, time)
-            update.bind(6, outcome.id.rawValue)
+            bindOutcome(outcome, time: time, to: update)
             states.append(try update.run().flatMap(TaskState.init(rawValue:)))
         }
         return states
     }
 
-    /// `outcomeUpdates` is `outcomeUpdate(to:)` for every state, made once.
+    /// `bindOutcome(_:time:to:)` binds the arguments of `outcomeMove(to:)` and `outcomeUpdate(to:)`.
+    private static func bindOutcome(_ outcome: AttemptOutcome, time: Int64, to update: RawUpdate) {
+        update.bind(1, outcome.message)
+        update.bind(2, outcome.finalPath)
+        update.bind(3, outcome.reply)
+        update.bind(4, outcome.length)
+        update.bind(5, time)
+        update.bind(6, outcome.id.rawValue)
+    }
+
+    /// `outcomeUpdates` is `outcomeUpdate(to:)` for every state, made once; `outcomeMoves`
+    /// is `outcomeMove(to:)` for every state that can be reached.
     private static let outcomeUpdates = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0, outcomeUpdate(to: $0)) })
+    private static let outcomeMoves = Dictionary(uniqueKeysWithValues: TaskState.allCases.compactMap { state in
+        outcomeMove(to: state).map { (state, $0) }
+    })
+
+    /// `allowedSources(of:)` is the SQL condition on `state` that allows a move to `state`
+    /// (`TaskState.canTransition(to:)`), `nil` when nothing may move there. State names are
+    /// literals, never user input.
+    private static func allowedSources(of state: TaskState) -> String? {
+        let sources = TaskState.allCases.filter { $0.canTransition(to: state) }
+        return sources.isEmpty ? nil : sources.map { "state = '\($0.rawValue)'" }.joined(separator: " OR ")
+    }
+
+    /// `outcomeColumns` are the columns every recorded attempt sets. Arguments: error, final
+    /// path, reply, length, time.
+    private static let outcomeColumns = """
+        attempts = attempts + 1, last_error = ?1, final_path = COALESCE(?2, final_path),
+            reply = COALESCE(?3, reply), total_length = COALESCE(?4, total_length), updated_at = ?5
+        """
+
+    /// `outcomeMove(to:)` is the statement that records one attempt and moves its task to
+    /// `state`, stamping `finished_at` when it moves to `done`, `failed` or `cancelled`, and
+    /// changes nothing unless the task is in a state allowed to move there. Arguments: error,
+    /// final path, reply, length, time, id. `nil` when no state may move to `state`.
+    static func outcomeMove(to state: TaskState) -> String? {
+        guard let moves = allowedSources(of: state) else { return nil }
+        let stamp = state == .done || state == .failed || state == .cancelled ? ", finished_at = ?5" : ""
+        return """
+            UPDATE task SET state = '\(state.rawValue)', \(outcomeColumns)\(stamp)
+            WHERE id = ?6 AND (\(moves))
+            """
+    }
 
     /// `outcomeUpdate(to:)` is the statement that records one attempt and moves its task to
     /// `state` only from the states allowed to move there (`TaskState.canTransition(to:)`),
     /// stamping `finished_at` when it moves to `done`, `failed` or `cancelled`; it returns the
-    /// state afterwards (no row for a removed task). Arguments: error, final path, reply,
-    /// length, time, id. State names are literals, never user input.
+    /// state afterwards (no row for a removed task). Arguments as `outcomeMove(to:)`'s.
     static func outcomeUpdate(to state: TaskState) -> String {
-        let sources = TaskState.allCases.filter { $0.canTransition(to: state) }
-        let moves = sources.isEmpty ? "0" : sources.map { "state = '\($0.rawValue)'" }.joined(separator: " OR ")
+        let moves = allowedSources(of: state) ?? "0"
         let stamp = state == .done || state == .failed || state == .cancelled
             ? ", finished_at = CASE WHEN \(moves) THEN ?5 ELSE finished_at END" : ""
         return """
             UPDATE task SET state = CASE WHEN \(moves) THEN '\(state.rawValue)' ELSE state END,
-                attempts = attempts + 1, last_error = ?1, final_path = COALESCE(?2, final_path),
-                reply = COALESCE(?3, reply), total_length = COALESCE(?4, total_length), updated_at = ?5\(stamp)
+                \(outcomeColumns)\(stamp)
             WHERE id = ?6 RETURNING state
             """
     }
