@@ -140,12 +140,13 @@ extension Journal {
 
 /// `TaskLoader` turns `task` rows and their child rows into `TaskRecord`s.
 enum TaskLoader {
-    /// `chunkSize` bounds the ids per `IN (...)` list when loading child rows.
+    /// `chunkSize` bounds the tasks whose child rows are read together (and the ids of an
+    /// `IN (...)` list elsewhere).
     static let chunkSize = 500
 
     /// `load(_:sql:arguments:)` runs a `SELECT * FROM task ...` query and loads the child
-    /// rows of the tasks it returns, in two queries per chunk of tasks (four when the chunk
-    /// holds an upload).
+    /// rows of the tasks it returns, in two reads per chunk of tasks (four when the chunk
+    /// holds an upload; see `Children`).
     static func load(_ db: Database, sql: String, arguments: StatementArguments) throws -> [TaskRecord] {
         try load(db, statement: db.makeStatement(sql: sql), arguments: arguments)
     }
@@ -228,34 +229,40 @@ enum TaskLoader {
         var fields: [Int64: [UploadSpec.Field]] = [:]
         var files: [Int64: [UploadSpec.File]] = [:]
 
-        /// `listSizes` are the lengths an id list is padded to (with its first id again), so
-        /// that the four queries have few shapes and are prepared once each (cached).
-        private static let listSizes = [16, 64, TaskLoader.chunkSize]
-
         /// `uploads` tells whether any of the tasks is an upload: only then are the form's
         /// tables read.
         init(_ db: Database, ids: [Int64], uploads: Bool) throws {
-            guard let first = ids.first else { return }
-            let size = Children.listSizes.first { $0 >= ids.count } ?? ids.count
-            let marks = Array(repeating: "?", count: size).joined(separator: ",")
-            let arguments = StatementArguments(ids + Array(repeating: first, count: size - ids.count))
-            func rows(_ table: String, _ columns: String, _ body: (RawRow) throws -> Void) throws {
-                try db.cachedStatement(sql: """
-                    SELECT task_id, \(columns) FROM \(table) WHERE task_id IN (\(marks)) ORDER BY task_id, ordinal
-                    """).forEachRawRow(arguments: arguments, body)
+            guard let low = ids.min(), let high = ids.max() else { return }
+            let wanted = Set(ids)
+            // A page of the queue holds tasks added together, so their ids are close: one range
+            // scan reads their child rows (and skips the few of other tasks in between). Ids far
+            // apart are read one seek each. Both statements are short, fixed texts (cached once
+            // prepared); an `IN` list of the ids cost more to look up and run than the reads.
+            let ranged = high - low < Int64(wanted.count) * 4
+            func rows(_ table: ChildTable, _ body: (RawRow) throws -> Void) throws {
+                if ranged {
+                    try db.cachedStatement(sql: table.rangeQuery).forEachRawRow(binding: [low, high]) { row in
+                        if wanted.contains(row.int64(0)) { try body(row) }
+                    }
+                } else {
+                    let statement = try db.cachedStatement(sql: table.pointQuery)
+                    for id in wanted {
+                        try statement.forEachRawRow(binding: [id], body)
+                    }
+                }
             }
             // Read by position: the columns are the ones named in each query, in that order.
-            try rows("task_url", "url") { row in
+            try rows(.urls) { row in
                 urls[row.int64(0), default: []].append(TransferURL(trusted: row.text(1)))
             }
-            try rows("task_header", "name, value") { row in
+            try rows(.headers) { row in
                 headers[row.int64(0), default: []].append(HeaderField(trusted: row.text(1), value: row.text(2)))
             }
             guard uploads else { return }
-            try rows("upload_field", "name, value") { row in
+            try rows(.fields) { row in
                 fields[row.int64(0), default: []].append(UploadSpec.Field(name: row.text(1), value: row.text(2)))
             }
-            try rows("upload_file", "field_name, path, filename, mime_type") { row in
+            try rows(.files) { row in
                 files[row.int64(0), default: []].append(UploadSpec.File(
                     fieldName: row.text(1), path: row.text(2), filename: row.optionalText(3), mimeType: row.optionalText(4)))
             }
@@ -272,6 +279,24 @@ enum TaskLoader {
                 record.spec.upload = upload
             }
         }
+    }
+
+    /// `ChildTable` is a table of a task's child rows, with its two queries: the rows of the
+    /// tasks whose ids lie in a range (`?1`, `?2`), and those of one task (`?1`), both
+    /// returning `task_id` and then the columns named, in task and `ordinal` order.
+    private struct ChildTable {
+        let rangeQuery: String
+        let pointQuery: String
+
+        init(_ table: String, _ columns: String) {
+            rangeQuery = "SELECT task_id, \(columns) FROM \(table) WHERE task_id BETWEEN ?1 AND ?2 ORDER BY task_id, ordinal"
+            pointQuery = "SELECT task_id, \(columns) FROM \(table) WHERE task_id = ?1 ORDER BY ordinal"
+        }
+
+        static let urls = ChildTable("task_url", "url")
+        static let headers = ChildTable("task_header", "name, value")
+        static let fields = ChildTable("upload_field", "name, value")
+        static let files = ChildTable("upload_file", "field_name, path, filename, mime_type")
     }
 
     /// `record(_:columns:)` reads one `task` row; its child rows come later (`Children.fill`).

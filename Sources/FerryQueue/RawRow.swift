@@ -69,6 +69,22 @@ extension Statement {
     }
 }
 
+extension Statement {
+    /// `forEachRawRow(binding:_:)` is `forEachRawRow(arguments:_:)` with integer arguments
+    /// bound through SQLite's C API (GRDB's `StatementArguments` box every value).
+    func forEachRawRow(binding integers: [Int64], _ body: (RawRow) throws -> Void) throws {
+        let handle = sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        for (offset, value) in integers.enumerated() {
+            sqlite3_bind_int64(handle, Int32(offset + 1), value)
+        }
+        try RawRow.forEach(in: handle, sql: sql, body)
+    }
+}
+
 /// `RawUpdate` runs a cached `UPDATE` (or `UPDATE ... RETURNING`) through SQLite's C API, one
 /// row of arguments at a time: the journal's per-task writes in a scheduling round bind a few
 /// integers and strings, and GRDB's argument conversion cost more than the update itself.

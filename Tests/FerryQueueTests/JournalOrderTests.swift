@@ -127,3 +127,55 @@ import Testing
         #expect(try journal.tasks(in: [], limit: 10).isEmpty)
     }
 }
+
+@Suite struct JournalChildRowTests {
+    /// `spec(_:)` is a download with two mirrors and two headers, all naming task `n`.
+    private func spec(_ n: Int) throws -> NewTask {
+        NewTask(spec: TaskSpec(
+            urls: [try TransferURL(validating: "https://a.example/\(n)"), try TransferURL(validating: "https://b.example/\(n)")],
+            headers: [try HeaderField(parsing: "X-Task: \(n)"), try HeaderField(parsing: "X-Second: \(n)")]))
+    }
+
+    private func expectOwnChildren(_ records: [TaskRecord], numbered numbers: [Int]) {
+        #expect(records.count == numbers.count)
+        for (record, n) in zip(records, numbers) {
+            #expect(record.spec.urls.map(\.string) == ["https://a.example/\(n)", "https://b.example/\(n)"])
+            #expect(record.spec.headers.map(\.name) == ["X-Task", "X-Second"])
+            #expect(record.spec.headers.map(\.value) == ["\(n)", "\(n)"])
+        }
+    }
+
+    @Test func tasksCloseTogetherGetTheirOwnMirrorsAndHeadersOnly() throws {
+        // Given 12 tasks, every other one paused: the queued ones lie close together, with the
+        // paused ones' child rows in between
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        let ids = try journal.insert((0..<12).map(spec))
+        let paused = ids.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        #expect(try journal.updateStates(paused, to: .paused).count == 6)
+
+        // When the runnable tasks are read
+        let records = try journal.nextRunnable(limit: 64)
+
+        // Then each has exactly its own mirrors and headers, in order
+        #expect(records.map(\.id) == ids.enumerated().filter { $0.offset % 2 == 0 }.map(\.element))
+        expectOwnChildren(records, numbered: [0, 2, 4, 6, 8, 10])
+    }
+
+    @Test func tasksFarApartGetTheirOwnMirrorsAndHeaders() throws {
+        // Given 200 tasks of which only the first, one in the middle and the last are queued
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        let ids = try journal.insert((0..<200).map(spec))
+        let kept: Set<Int> = [0, 97, 199]
+        let paused = ids.enumerated().filter { !kept.contains($0.offset) }.map(\.element)
+        #expect(try journal.updateStates(paused, to: .paused).count == 197)
+
+        // When the runnable tasks are read
+        let records = try journal.nextRunnable(limit: 64)
+
+        // Then each has exactly its own mirrors and headers
+        #expect(records.map(\.id) == [ids[0], ids[97], ids[199]])
+        expectOwnChildren(records, numbered: [0, 97, 199])
+    }
+}
