@@ -63,6 +63,10 @@ final class Engine: @unchecked Sendable {
     /// for transfers started under a per-host limit. Engine thread only.
     private var activeByHost: [String: Int] = [:]
     private var hostOfActive: [Int: String] = [:]
+    /// libcurl handles of ended transfers, reset, for the next ones (`EasyHandle.recycle()`),
+    /// at most `idleHandleLimit`. Engine thread only.
+    private var idleHandles: [UnsafeMutableRawPointer] = []
+    private static let idleHandleLimit = 64
     /// `completionQueue` runs the delegates' `didCompleteWith` of transfers that ended on their
     /// own (not cancelled), in order, taking every waiting one at each turn; `shutdown()` waits
     /// for `pendingCompletions`. The delegates in `completions` belong to the completion queue
@@ -149,6 +153,10 @@ final class Engine: @unchecked Sendable {
         for id in Array(handles.keys) {
             cancel(id)
         }
+        for raw in idleHandles {
+            curl_easy_cleanup(raw)
+        }
+        idleHandles.removeAll()
         curl_multi_cleanup(multi)
         stopped.signal()
     }
@@ -224,7 +232,8 @@ final class Engine: @unchecked Sendable {
     /// its easy handle and adds it to the multi handle (or ends the task when that fails).
     private func start(_ task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration, host: String?) {
         task.transportDidStart()
-        guard let handle = EasyHandle(task: task, delegate: delegate, configuration: configuration) else {
+        guard let handle = EasyHandle(task: task, delegate: delegate, configuration: configuration,
+                                      reusing: idleHandles.popLast()) else {
             task.finish(.failure(.transport(.other(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not create a handle"))))
             return
         }
@@ -252,9 +261,17 @@ final class Engine: @unchecked Sendable {
         }
         curl_multi_remove_handle(multi, handle.raw)
         release(id)
+        keepIdle(handle)
         let outcome = handle.delegate.task(handle.task, didCompleteWith: .failure(.cancelled), bytesSent: handle.bytesSent)
         handle.task.finish(outcome.flatMap { _ in .failure(.cancelled) })
         admitHeld()
+    }
+
+    /// `keepIdle(_:)` keeps the libcurl handle of a transfer that left the multi handle for the
+    /// next transfer, while fewer than `idleHandleLimit` wait.
+    private func keepIdle(_ handle: EasyHandle) {
+        guard idleHandles.count < Engine.idleHandleLimit else { return }
+        idleHandles.append(handle.recycle())
     }
 
     private func collectFinished() {
@@ -272,6 +289,7 @@ final class Engine: @unchecked Sendable {
             handles.removeValue(forKey: handle.task.id)
             release(handle.task.id)
             let transport = handle.transportResult(code: code)
+            keepIdle(handle)
             handle.publishFinalProgress()
             // The delegate's last callback (a download's sync and final name) runs on the
             // completion queue, so that slow disks do not hold up the other transfers; the
