@@ -62,6 +62,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.append(Field(name: name, value: value))
     }
 
+    /// Makes room for `count` fields, so that adding them does not grow the storage again.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
@@ -108,30 +113,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 }
 
 extension String {
-    /// Whether the two are equal ignoring case. Header names are ASCII tokens: those are
-    /// compared byte by byte, with no copy (a lookup runs for every header of every response);
-    /// anything else is compared lowercased.
+    /// Whether the two are equal as HTTP field names: ASCII letters compare ignoring case,
+    /// every other byte as it is (names are ASCII tokens; RFC 9110 folds only ASCII case).
+    /// Byte by byte with no copy: a lookup runs for every header of every response.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        var mine = self, theirs = other
-        let ascii = mine.withUTF8 { a in
-            theirs.withUTF8 { b in String.asciiCaseInsensitiveEquals(a, b) }
+        let mine = utf8, theirs = other.utf8
+        guard mine.count == theirs.count else { return false }
+        return mine.elementsEqual(theirs) { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20))
         }
-        return ascii ?? (lowercased() == other.lowercased())
-    }
-
-    /// `true` or `false` when both are ASCII, `nil` when either is not (or the lengths differ
-    /// and a byte is not ASCII).
-    private static func asciiCaseInsensitiveEquals(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool? {
-        guard a.count == b.count else {
-            return a.contains(where: { $0 >= 0x80 }) || b.contains(where: { $0 >= 0x80 }) ? nil : false
-        }
-        var equal = true
-        for index in 0..<a.count {
-            let x = a[index], y = b[index]
-            if x >= 0x80 || y >= 0x80 { return nil }
-            if x != y, x | 0x20 != y | 0x20 || !(0x61...0x7A).contains(x | 0x20) { equal = false }
-        }
-        return equal
     }
 
     /// The string with control characters shown as `\u{..}` escapes, for error messages.

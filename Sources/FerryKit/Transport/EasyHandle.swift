@@ -188,12 +188,16 @@ final class EasyHandle {
         // parts kept become strings. Called for every header line, on the engine thread.
         let bytes = line.trimming { $0 == 0x0D || $0 == 0x0A }
         if bytes.starts(with: EasyHandle.statusLinePrefix) {
-            // A new response (a redirect, 100 Continue, or the final one) starts over.
-            let parts = bytes.split(separator: 0x20, maxSplits: 2, omittingEmptySubsequences: true)
-            httpVersion = parts.first.map(EasyHandle.headerText) ?? "HTTP/1.1"
-            statusCode = parts.count > 1 ? Int(EasyHandle.headerText(parts[1])) ?? 0 : 0
-            reasonPhrase = parts.count > 2 ? EasyHandle.headerText(parts[2]) : ""
+            // A new response (a redirect, 100 Continue, or the final one) starts over:
+            // "VERSION SP STATUS [SP REASON]", runs of spaces taken as one.
+            var rest = bytes[...]
+            let version = EasyHandle.nextWord(&rest)
+            let status = EasyHandle.nextWord(&rest)
+            httpVersion = version.isEmpty ? "HTTP/1.1" : EasyHandle.headerText(version)
+            statusCode = EasyHandle.statusCode(status)
+            reasonPhrase = rest.isEmpty ? "" : EasyHandle.headerText(rest)
             headers = HTTPHeaders()
+            headers.reserveCapacity(16)
         } else if let colon = bytes.firstIndex(of: 0x3A), statusCode != 0 {
             let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
             let name = EasyHandle.headerText(bytes[..<colon].trimming(blank))
@@ -203,6 +207,27 @@ final class EasyHandle {
     }
 
     private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
+
+    /// `nextWord(_:)` takes the bytes up to the next space off the front of `rest` (and the
+    /// spaces after them).
+    private static func nextWord(_ rest: inout Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        let end = rest.firstIndex(of: 0x20) ?? rest.endIndex
+        let word = rest[rest.startIndex..<end]
+        rest = rest[end...]
+        while rest.first == 0x20 { rest = rest.dropFirst() }
+        return word
+    }
+
+    /// `statusCode(_:)` is the status code in `word`: up to three digits, else 0 (no status).
+    private static func statusCode(_ word: Slice<UnsafeRawBufferPointer>) -> Int {
+        guard !word.isEmpty, word.count <= 3 else { return 0 }
+        var value = 0
+        for byte in word {
+            guard byte >= 0x30, byte <= 0x39 else { return 0 }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
+    }
 
     /// `headerText(_:)` decodes header bytes as UTF-8, or as ISO Latin-1 when they are not.
     private static func headerText(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
