@@ -41,11 +41,31 @@ public struct HTTPResponse: Sendable, Equatable {
         return nil
     }
 
-    /// Content-Length when present and sane (a non-negative integer), otherwise `nil`.
+    /// Content-Length when present and sane (decimal digits, blanks around them allowed, a
+    /// value that fits in `Int64`), otherwise `nil`.
     public var expectedContentLength: Int64? {
-        guard let text = headers["Content-Length"]?.trimmingBlanks(),
-              !text.isEmpty, text.allSatisfy(\.isASCII), let value = Int64(text), value >= 0 else { return nil }
-        return value
+        headers["Content-Length"].flatMap(HTTPResponse.decimalLength)
+    }
+
+    /// `decimalLength(_:)` reads `text` as a length: ASCII digits with optional blanks (SP,
+    /// HTAB) around them, no sign, at most `Int64.max`. On the bytes: it runs for every response.
+    static func decimalLength(_ text: String) -> Int64? {
+        var value: Int64 = 0
+        var digits = 0
+        var ended = false
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x09 {
+                ended = digits > 0
+                continue
+            }
+            guard !ended, byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, overflowTimes) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = times.addingReportingOverflow(Int64(byte - 0x30))
+            guard !overflowTimes, !overflowSum else { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? value : nil
     }
 
     /// Whether the status is in 200-299.
