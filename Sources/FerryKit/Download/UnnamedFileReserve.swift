@@ -21,9 +21,9 @@ import Synchronization
 /// Thread-safe: the state sits in a `Mutex`; files are opened and closed outside it.
 final class UnnamedFileReserve: Sendable {
     /// Files ready per directory at most.
-    static let capacity = 32
+    static let capacity = 64
     /// Files ready in all directories at most.
-    static let totalCapacity = 64
+    static let totalCapacity = 128
     /// Seconds a ready file may wait before it is closed unused.
     static let maximumAge = 2.0
 
@@ -36,6 +36,10 @@ final class UnnamedFileReserve: Sendable {
         var ready: [String: [Ready]] = [:]
         /// Files named per directory since the last `replenish()`.
         var used: [String: Int] = [:]
+        /// Takes per directory since the last `replenish()` that found no file ready (the
+        /// engine made its own): the next `replenish()` makes that many more, so a reserve
+        /// that runs dry between two turns grows to what the downloads use.
+        var misses: [String: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -56,7 +60,10 @@ final class UnnamedFileReserve: Sendable {
         let now = clock.now()
         var stale: [Int32] = []
         let descriptor = state.withLock { state -> Int32? in
-            guard var files = state.ready[directory] else { return nil }
+            guard var files = state.ready[directory] else {
+                state.misses[directory, default: 0] += 1
+                return nil
+            }
             var found: Int32?
             while let file = files.popLast() {
                 if now - file.made <= UnnamedFileReserve.maximumAge {
@@ -66,6 +73,7 @@ final class UnnamedFileReserve: Sendable {
                 stale.append(file.descriptor)
             }
             state.ready[directory] = files.isEmpty ? nil : files
+            if found == nil { state.misses[directory, default: 0] += 1 }
             return found
         }
         for fd in stale { Glibc.close(fd) }
@@ -79,9 +87,9 @@ final class UnnamedFileReserve: Sendable {
     }
 
     /// `replenish()` makes as many files as were named since the last call, per directory,
-    /// up to `capacity` ready there and `totalCapacity` in all, and closes the files that
-    /// waited too long. Called on the engine's completion thread (one at a time) after a batch
-    /// of downloads was named.
+    /// and as many more as takes found none there (`State.misses`), up to `capacity` ready
+    /// there and `totalCapacity` in all, and closes the files that waited too long. Called on
+    /// the engine's completion thread (one at a time) after a batch of downloads was named.
     func replenish() {
         let now = clock.now()
         var stale: [Int32] = []
@@ -95,12 +103,14 @@ final class UnnamedFileReserve: Sendable {
             var room = UnnamedFileReserve.totalCapacity - state.ready.values.reduce(0) { $0 + $1.count }
             var wanted: [(String, Int)] = []
             for (directory, count) in state.used where room > 0 {
-                let missing = min(count, room, UnnamedFileReserve.capacity - (state.ready[directory]?.count ?? 0))
+                let needed = count + (state.misses[directory] ?? 0)
+                let missing = min(needed, room, UnnamedFileReserve.capacity - (state.ready[directory]?.count ?? 0))
                 guard missing > 0 else { continue }
                 wanted.append((directory, missing))
                 room -= missing
             }
             state.used.removeAll()
+            state.misses.removeAll()
             return wanted
         }
         for fd in stale { Glibc.close(fd) }

@@ -155,6 +155,30 @@ import Testing
         #expect(reserve.readyCount(in: out.url.path) == UnnamedFileReserve.capacity - 1)
     }
 
+    @Test func aReserveThatRanDryGrowsByTheTakesThatFoundNone() throws {
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        let reserve = UnnamedFileReserve(clock: HandClock())
+        defer { reserve.removeAll() }
+        reserve.used(out.url.path)
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 1)
+
+        // Two downloads start before the next turn: the second finds none ready.
+        let first = try #require(reserve.take(directory: out.url.path))
+        close(first)
+        #expect(reserve.take(directory: out.url.path) == nil)
+        reserve.used(out.url.path)
+        reserve.used(out.url.path)
+        reserve.replenish()
+
+        // The two named get successors, and one more for the take that found none.
+        #expect(reserve.readyCount(in: out.url.path) == 3)
+        reserve.used(out.url.path)
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 4)
+    }
+
     @Test func aFileThatWaitedTooLongIsClosedNotHandedOut() throws {
         let out = try TemporaryDirectory()
         defer { out.remove() }
