@@ -284,7 +284,11 @@ final class EasyHandle {
         }
         lastTick = (now, received, bytesSent)
         delegate.taskDidTick(task)
-        if let snapshot = tracker.update(received: received, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: now) {
+        let expectedReceived = delegate.expectedReceivedBytes
+        if let snapshot = tracker.update(received: received, expectedReceived: expectedReceived, sent: bytesSent, expectedSent: bodyLength, now: now),
+           received > 0 || bytesSent > 0 || expectedReceived != nil || bodyLength != nil {
+            // A snapshot that knows nothing yet (no byte, no length) tells no more than the
+            // start did: not published (a small file then has one, its last).
             task.publish(progress: snapshot)
         }
     }
