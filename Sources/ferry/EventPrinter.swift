@@ -4,9 +4,10 @@ import Synchronization
 /// `EventPrinter` prints a headless run's scheduler events: a line per start and end on
 /// stderr, or JSON lines on stdout with `--json`.
 ///
-/// It observes the scheduler: each line is made on the thread that publishes the event (the
-/// engine's or the scheduler's) and added to a buffer, which a flusher writes out every
-/// `flushInterval` and at `finish()`. No task is woken per event, and a slow reader of the
+/// It observes the scheduler: each event is noted in a buffer on the thread that publishes it
+/// (the engine's or the scheduler's), and a flusher makes the lines and writes them out every
+/// `flushInterval` and at `finish()`. No task is woken per event, the engine thread makes no
+/// text (a plain line is only noted, JSON lines are made at once), and a slow reader of the
 /// output never holds up a transfer (the buffer grows instead).
 final class EventPrinter: Sendable {
     let json: Bool
@@ -14,10 +15,17 @@ final class EventPrinter: Sendable {
     private let pending = Mutex(Pending())
     private let flusher = Mutex<Task<Void, Never>?>(nil)
 
-    /// `Pending` is the text made and not written yet, for stdout and stderr.
+    /// `Pending` is what was noted and not written yet: JSON text for stdout, plain lines for
+    /// stderr (made at the flush).
     private struct Pending {
         var output = ""
-        var error = ""
+        var lines: [PlainLine] = []
+    }
+
+    /// `PlainLine` is a line for stderr, noted as the event gave it.
+    private enum PlainLine {
+        case started(TaskID)
+        case ended(TaskID, TaskState, error: String?, path: String?)
     }
 
     /// How long a line may wait in the buffer: short enough to look immediate on a terminal.
@@ -52,7 +60,7 @@ final class EventPrinter: Sendable {
     private func take(_ event: SchedulerEvent) {
         switch event {
         case .started(let id):
-            if json { add(output: EventPrinter.line("started", id).line) } else { add(error: "#\(id) started") }
+            if json { add(output: EventPrinter.line("started", id).line) } else { note(.started(id)) }
         case .progress(let id, let progress):
             guard json else { return }
             var line = EventPrinter.line("progress", id)
@@ -68,12 +76,7 @@ final class EventPrinter: Sendable {
                 line.add("error", error)
                 add(output: line.line)
             } else {
-                var text = "#\(id) \(state)"
-                if state == .done, let path = path ?? ((try? journal.finalPath(of: id)) ?? nil) {
-                    text += " \(path.displayable)"
-                }
-                if let error { text += ": \(error.displayable)" }
-                add(error: text)
+                note(.ended(id, state, error: error, path: path))
             }
         case .journalChanged, .transferred:
             return
@@ -84,19 +87,49 @@ final class EventPrinter: Sendable {
         pending.withLock { $0.output += line + "\n" }
     }
 
-    /// `add(error:)` buffers a message for stderr, prefixed as `Console.error` does.
-    private func add(error line: String) {
-        pending.withLock { $0.error += "ferry: " + line + "\n" }
+    /// `note(_:)` buffers a line for stderr.
+    private func note(_ line: PlainLine) {
+        pending.withLock { $0.lines.append(line) }
     }
 
-    /// `flush()` writes the buffered text (stdout first).
+    /// `flush()` writes the buffered text (stdout first), making the plain lines now.
     private func flush() {
-        let text = pending.withLock { pending in
+        let taken = pending.withLock { pending in
             defer { pending = Pending() }
             return pending
         }
-        if !text.output.isEmpty { Console.outputText(text.output) }
-        if !text.error.isEmpty { Console.status(text.error) }
+        if !taken.output.isEmpty { Console.outputText(taken.output) }
+        guard !taken.lines.isEmpty else { return }
+        var text = ""
+        text.reserveCapacity(taken.lines.count * 48)
+        for line in taken.lines {
+            append(line, to: &text)
+        }
+        Console.status(text)
+    }
+
+    /// `append(_:to:)` adds a plain line, prefixed as `Console.error` does: `#ID started`, or
+    /// `#ID STATE`, with the path of a finished download and the error when there is one.
+    private func append(_ line: PlainLine, to text: inout String) {
+        text += "ferry: #"
+        switch line {
+        case .started(let id):
+            text += id.description
+            text += " started"
+        case .ended(let id, let state, let error, let path):
+            text += id.description
+            text += " "
+            text += state.rawValue
+            if state == .done, let path = path ?? ((try? journal.finalPath(of: id)) ?? nil) {
+                text += " "
+                text += path.displayable
+            }
+            if let error {
+                text += ": "
+                text += error.displayable
+            }
+        }
+        text += "\n"
     }
 
     /// `line(_:_:)` is a JSON line about a task, starting with its event and id.
