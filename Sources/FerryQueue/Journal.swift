@@ -118,10 +118,12 @@ public final class Journal: Sendable {
     /// `schedulingRead(_:)` is `read(_:)` for the scheduler's frequent reads, and
     /// `schedulingWrite(_:)` is `write(_:)` for its frequent writes: the same transactions,
     /// begun and committed with cached statements (GRDB prepares its `BEGIN` and `COMMIT` anew
-    /// for every transaction, which costs more than the rest of a small one).
+    /// for every transaction, which costs more than the rest of a small one). The reads run
+    /// on the writer's connection, between the scheduler's own writes: a reader connection's
+    /// page cache is dropped after every write, and read again from the files each time.
     func schedulingRead<T>(_ body: (Database) throws -> T) throws(QueueError) -> T {
         do {
-            return try pool.unsafeRead { db in try Journal.inTransaction(db, "BEGIN DEFERRED TRANSACTION", body) }
+            return try pool.writeWithoutTransaction { db in try Journal.inTransaction(db, "BEGIN DEFERRED TRANSACTION", body) }
         } catch {
             throw QueueError(converting: error, path: path)
         }
