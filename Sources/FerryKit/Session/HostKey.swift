@@ -48,7 +48,14 @@ public enum HostKey {
         guard host.allSatisfy({ $0 < 0x80 }) else {
             return "\(String(decoding: host, as: UTF8.self).lowercased()):\(port)"
         }
-        var key = String(decoding: host.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        // Lower-cased into the string's own storage (a lazy map would be decoded through a
+        // generic path with a dynamic cast).
+        var key = String(unsafeUninitializedCapacity: host.count) { storage in
+            for (offset, byte) in host.enumerated() {
+                storage[offset] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return host.count
+        }
         key += ":"
         key += String(port)
         return key
