@@ -95,7 +95,7 @@ extension Journal {
         // Each statement is looked up once per call: GRDB's cache hashes the whole SQL text.
         var moves: [TaskState: RawUpdate] = [:]
         for outcome in outcomes {
-            if let sql = outcomeMoves[outcome.state] ?? outcomeMove(to: outcome.state) {
+            if let sql = outcomeMoves[outcome.state] {
                 let move = try moves[outcome.state] ?? RawUpdate(db, sql: sql)
                 moves[outcome.state] = move
                 bindOutcome(outcome, time: time, to: move)
@@ -123,7 +123,7 @@ extension Journal {
     }
 
     /// `outcomeUpdates` is `outcomeUpdate(to:)` for every state, made once; `outcomeMoves`
-    /// is `outcomeMove(to:)` for every state that can be reached.
+    /// is `outcomeMove(to:)` for every state that can be reached (no entry: no move first).
     private static let outcomeUpdates = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0, outcomeUpdate(to: $0)) })
     private static let outcomeMoves = Dictionary(uniqueKeysWithValues: TaskState.allCases.compactMap { state in
         outcomeMove(to: state).map { (state, $0) }

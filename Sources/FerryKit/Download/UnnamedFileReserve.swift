@@ -60,10 +60,7 @@ final class UnnamedFileReserve: Sendable {
         let now = clock.now()
         var stale: [Int32] = []
         let descriptor = state.withLock { state -> Int32? in
-            guard var files = state.ready[directory] else {
-                state.misses[directory, default: 0] += 1
-                return nil
-            }
+            var files = state.ready[directory] ?? []
             var found: Int32?
             while let file = files.popLast() {
                 if now - file.made <= UnnamedFileReserve.maximumAge {

@@ -66,17 +66,3 @@ public enum HostKey {
         return zip(scheme, "https".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 }
-
-extension Int {
-    /// `init(decimal:)` reads ASCII digits (at most 9, so no overflow); `nil` for anything else
-    /// or nothing.
-    fileprivate init?(decimal digits: UnsafeBufferPointer<UInt8>) {
-        guard !digits.isEmpty, digits.count <= 9 else { return nil }
-        var value = 0
-        for digit in digits {
-            guard digit >= 0x30 && digit <= 0x39 else { return nil }
-            value = value * 10 + Int(digit - 0x30)
-        }
-        self = value
-    }
-}

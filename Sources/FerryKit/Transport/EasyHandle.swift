@@ -220,13 +220,7 @@ final class EasyHandle {
 
     /// `statusCode(_:)` is the status code in `word`: up to three digits, else 0 (no status).
     private static func statusCode(_ word: Slice<UnsafeRawBufferPointer>) -> Int {
-        guard !word.isEmpty, word.count <= 3 else { return 0 }
-        var value = 0
-        for byte in word {
-            guard byte >= 0x30, byte <= 0x39 else { return 0 }
-            value = value * 10 + Int(byte - 0x30)
-        }
-        return value
+        word.count <= 3 ? Int(decimal: word) ?? 0 : 0
     }
 
     /// `headerText(_:)` decodes header bytes as UTF-8, or as ISO Latin-1 when they are not.
