@@ -50,12 +50,20 @@ final class Engine: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Handles by task identifier. Engine thread only.
     private var handles: [Int: EasyHandle] = [:]
-    /// `Admission` is a transfer held back by its session's limits (see `add`).
-    private struct Admission {
+    /// `Admission` is a transfer held back by its session's limits (see `add`); a class, so
+    /// that moving it around `held` costs one reference, not a copy of its configuration.
+    private final class Admission {
         let task: TransferTask
         let delegate: any TaskDelegate
         let configuration: SessionConfiguration
         let host: String
+
+        init(task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration, host: String) {
+            self.task = task
+            self.delegate = delegate
+            self.configuration = configuration
+            self.host = host
+        }
     }
     /// `held` are transfers waiting for a place under the limits, in order. Engine thread only.
     private var held: [Admission] = []
@@ -185,9 +193,14 @@ final class Engine: @unchecked Sendable {
             start(task, delegate: delegate, configuration: configuration, host: nil)
             return
         }
-        held.append(Admission(task: task, delegate: delegate, configuration: configuration,
-                              host: HostKey.of(task.request.url.absoluteString)))
-        admitHeld()
+        let admission = Admission(task: task, delegate: delegate, configuration: configuration,
+                                  host: HostKey.of(task.request.url.absoluteString))
+        // Nothing held fits (`admitHeld()` ran when a place last freed): only this one may.
+        if fits(admission) {
+            start(task, delegate: delegate, configuration: configuration, host: admission.host)
+        } else {
+            held.append(admission)
+        }
     }
 
     /// `fits(_:)` is true when `admission` may start under its session's limits now.
@@ -202,17 +215,20 @@ final class Engine: @unchecked Sendable {
     /// host does not keep one to another host waiting).
     private func admitHeld() {
         guard !held.isEmpty else { return }
-        var kept: [Admission] = []
-        for admission in held {
+        // The transfers that stay are moved up in place, in order.
+        var kept = 0
+        for index in held.indices {
+            let admission = held[index]
             if admission.task.state == .cancelled { continue }
             if fits(admission) {
                 start(admission.task, delegate: admission.delegate, configuration: admission.configuration,
                       host: admission.host)
             } else {
-                kept.append(admission)
+                held.swapAt(kept, index)
+                kept += 1
             }
         }
-        held = kept
+        held.removeSubrange(kept...)
     }
 
     /// `cancelHeld(_:)` ends a transfer that never started as cancelled.
