@@ -56,10 +56,17 @@ extension Journal {
     /// statements) follow the last task seen, and excluded tasks are skipped here rather than
     /// listed in the SQL.
     public func nextRunnable(limit: Int, excluding: Set<TaskID> = []) throws(QueueError) -> [TaskRecord] {
+        try nextRunnable(limit: limit, excluding: excluding, after: nil)
+    }
+
+    /// `nextRunnable(limit:excluding:after:)` is `nextRunnable(limit:excluding:)` from the task
+    /// after `start` in queue order on (from the head when `nil`): a caller that read ahead
+    /// goes on where it stopped instead of reading those tasks again.
+    func nextRunnable(limit: Int, excluding: Set<TaskID>, after start: QueuePlace?) throws(QueueError) -> [TaskRecord] {
         guard limit > 0 else { return [] }
         return try schedulingRead { db in
             var records: [TaskRecord] = []
-            var last: QueuePlace?
+            var last = start
             while records.count < limit {
                 // Excluded tasks still queued (held or waiting for a retry) make a page short:
                 // the next one continues after it.

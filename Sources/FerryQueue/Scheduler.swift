@@ -49,8 +49,12 @@ public actor Scheduler {
     /// `upcoming` are queued tasks read ahead of need, in queue order, for `fill()`. Their
     /// state may have moved on (`markRunning` starts only tasks still queued); it is dropped
     /// whenever the order may have changed: a journal revision from elsewhere, a task queued
-    /// again, a retry that falls due, a state change asked of this scheduler.
+    /// again, a retry that falls due, a state change asked of this scheduler (`dropUpcoming()`).
     private var upcoming: [TaskRecord] = []
+    /// `readFrontier` is the place in queue order of the last task read ahead: every queued
+    /// task before it is in `upcoming`, running or waiting for a retry, so journal reads go on
+    /// after it; `nil` (read from the head) once `upcoming` is dropped.
+    private var readFrontier: Journal.QueuePlace?
     /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
     private var endings: [Ending] = []
     /// `concludeQueued` is true while a call of `concludeEndings()` is due (queued, or at the
@@ -172,6 +176,7 @@ public actor Scheduler {
     public func run(untilIdle: Bool) async {
         guard phase == .idle else { return }
         phase = .running(untilIdle: untilIdle)
+        dropUpcoming()  // the queue may have changed since the last run
         do {
             if try journal.requeueInterrupted() > 0 {
                 removeLeftoverPartialFiles()
@@ -235,7 +240,15 @@ public actor Scheduler {
         case .running(untilIdle: true):
             guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
-                guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
+                guard try journal.nextRunnable(limit: 1).isEmpty else {
+                    // Nothing runs, yet a task is runnable: one queued again behind the tasks
+                    // read ahead (`readFrontier`) without a revision seen. Read from the head.
+                    if readFrontier != nil {
+                        dropUpcoming()
+                        fill()
+                    }
+                    return false
+                }
             } catch {
                 lastJournalError = error
             }
@@ -271,7 +284,7 @@ public actor Scheduler {
             let revision = try journal.revision()
             guard revision != lastRevision else { return }
             lastRevision = revision
-            upcoming.removeAll()
+            dropUpcoming()
         } catch {
             lastJournalError = error
             return
@@ -363,7 +376,6 @@ public actor Scheduler {
         // While every real slot is taken, the tasks handed ahead are topped up in batches: once
         // half of them have started, so one journal write marks many.
         if transferring >= limit, free < ahead / 2 { return [] }
-        var excluded = Set(running.keys).union(retryTimers.keys)
         var perHost: [String: Int] = [:]
         for task in running.values where !task.finishing {
             perHost[task.hostKey, default: 0] += 1
@@ -394,34 +406,55 @@ public actor Scheduler {
             free -= 1
             chosen.append((record, url, host))
         }
-        for record in upcoming where excluded.insert(record.id).inserted {
-            consider(record)
+        // The tasks read ahead come first; those not reached stay where they are, after `kept`.
+        var considered = 0
+        while considered < upcoming.count, free > 0 {
+            let record = upcoming[considered]
+            considered += 1
+            if running[record.id] == nil, retryTimers[record.id] == nil {
+                consider(record)
+            }
         }
+        upcoming.replaceSubrange(0..<considered, with: kept)
+        kept.removeAll()
         var page = 0
-        while free > 0, page < 8, kept.count < Scheduler.upcomingLimit {
+        var excluded: Set<TaskID> = []
+        while free > 0, page < 8, upcoming.count < Scheduler.upcomingLimit {
             let limit = max(free * 4, Scheduler.readAhead)
+            if page == 0 { excluded = Set(running.keys).union(retryTimers.keys) }
             page += 1
             let candidates: [TaskRecord]
             do {
-                candidates = try journal.nextRunnable(limit: limit, excluding: excluded)
+                candidates = try journal.nextRunnable(limit: limit, excluding: excluded, after: readFrontier)
             } catch {
                 lastJournalError = error
                 break
             }
             for record in candidates {
-                excluded.insert(record.id)
                 consider(record)
             }
+            if let last = candidates.last { readFrontier = Journal.QueuePlace(last) }
+            upcoming.append(contentsOf: kept)
+            kept.removeAll()
             if candidates.count < limit { break }
         }
-        upcoming = kept.count > Scheduler.upcomingLimit ? Array(kept.prefix(Scheduler.upcomingLimit)) : kept
+        if upcoming.count > Scheduler.upcomingLimit {
+            upcoming.removeSubrange(Scheduler.upcomingLimit...)
+            readFrontier = upcoming.last.map(Journal.QueuePlace.init)
+        }
         return chosen
+    }
+
+    /// `dropUpcoming()` forgets the tasks read ahead: the next fill reads from the queue's head.
+    private func dropUpcoming() {
+        upcoming.removeAll()
+        readFrontier = nil
     }
 
     /// `start(_:moved:)` starts the chosen tasks the journal marked running (`moved`).
     private func start(_ chosen: [Candidate], moved: Set<TaskID>) {
         if moved.count < chosen.count {
-            upcoming.removeAll()
+            dropUpcoming()
         }
         for (record, url, host) in chosen where moved.contains(record.id) {
             start(record, url: url, hostKey: host)
@@ -722,7 +755,7 @@ public actor Scheduler {
         default: break
         }
         if state == .queued {
-            upcoming.removeAll()
+            dropUpcoming()
         }
         if state == .queued, let delay = decision.retryDelay {
             scheduleRetry(id, after: delay)
@@ -741,7 +774,7 @@ public actor Scheduler {
 
     private func retryDue(_ id: TaskID) {
         guard retryTimers.removeValue(forKey: id) != nil else { return }
-        upcoming.removeAll()
+        dropUpcoming()
         fill()
         finishIfIdle()
     }
@@ -872,7 +905,7 @@ public actor Scheduler {
             retryTimers.removeValue(forKey: id)?.cancel()
             interrupt(id, intent: .removed)
         }
-        upcoming.removeAll()
+        dropUpcoming()
         let removed: Int
         do {
             removed = try journal.remove(ids)
@@ -890,7 +923,7 @@ public actor Scheduler {
     }
 
     private func changeStates(_ ids: [TaskID], to state: TaskState) -> [TaskID] {
-        upcoming.removeAll()
+        dropUpcoming()
         do {
             let moved = try journal.updateStates(ids, to: state)
             if !moved.isEmpty { hub.publish(.journalChanged) }

@@ -262,6 +262,27 @@ import Testing
         #expect(try journal.nextRunnable(limit: 100, excluding: Set(ids)).isEmpty)
     }
 
+    @Test func nextRunnableGoesOnAfterAPlaceInQueueOrder() throws {
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        // 40 tasks in two priority bands (1, 0), inserted interleaved.
+        let ids = try journal.insert((0..<40).map { try download("https://example.com/\($0)", priority: 1 - $0 % 2) })
+        let order = try journal.nextRunnable(limit: 100).map(\.id)
+        #expect(order.count == 40)
+        let all = try journal.nextRunnable(limit: 100)
+
+        // After the last task of the top band: the other band, in order; after a place within
+        // a band: the rest of it, then the next band; after the last task: nothing.
+        #expect(try journal.nextRunnable(limit: 100, excluding: [], after: Journal.QueuePlace(all[19])).map(\.id)
+            == Array(order[20...]))
+        #expect(try journal.nextRunnable(limit: 5, excluding: [], after: Journal.QueuePlace(all[7])).map(\.id)
+            == Array(order[8..<13]))
+        #expect(try journal.nextRunnable(limit: 100, excluding: [order[30]], after: Journal.QueuePlace(all[25])).map(\.id)
+            == Array(order[26...]).filter { $0 != order[30] })
+        #expect(try journal.nextRunnable(limit: 100, excluding: [], after: Journal.QueuePlace(all[39])).isEmpty)
+        #expect(Set(order) == Set(ids))
+    }
+
     @Test func countsByStateCountsEveryState() throws {
         let temp = try TemporaryDirectory()
         let journal = try openJournal(in: temp)
