@@ -350,9 +350,10 @@ public actor Scheduler {
     /// `Candidate` is a task chosen for a free slot, with the URL it starts from and its host.
     typealias Candidate = (TaskRecord, TransferURL, String)
 
-    /// `chooseCandidates()` picks the queued tasks that take the free slots (see `fill()`),
-    /// without marking them running.
-    private func chooseCandidates() -> [Candidate] {
+    /// `chooseCandidates(writing:)` picks the queued tasks that take the free slots (see
+    /// `fill()`), without marking them running. `writing` is true when the journal is written
+    /// anyway (endings are recorded): every free slot is taken, not only a batch of them.
+    private func chooseCandidates(writing: Bool = false) -> [Candidate] {
         guard case .running = phase else { return [] }
         // An ended attempt holds its slot until it is recorded and its `ended` published, or
         // until its network part was reported over (`transferred`): a file being made durable
@@ -369,13 +370,14 @@ public actor Scheduler {
         let limit = configuration.maximumConcurrent
         let holding = endings.reduce(0) { $0 + ($1.holdsSlot ? 1 : 0) }
         let transferring = running.count - finishingCount + holding
-        var ahead = stagesTransfers && !running.values.contains { !$0.finishing && $0.lane !== mainLane } ? limit : 0
+        var ahead = stagesTransfers && !running.values.contains { !$0.finishing && $0.lane !== mainLane } ? 2 * limit : 0
         var free = min(limit + ahead - transferring,
                        (1 + Scheduler.finishingFactor) * limit - running.count - endings.count)
         guard free > 0 else { return [] }
         // While every real slot is taken, the tasks handed ahead are topped up in batches: once
-        // half of them have started, so one journal write marks many.
-        if transferring >= limit, free < ahead / 2 { return [] }
+        // three quarters of them have started, so one journal write marks many, or with the
+        // endings' write, which is made anyway.
+        if !writing, transferring >= limit, free < ahead * 3 / 4 { return [] }
         var perHost: [String: Int] = [:]
         for task in running.values where !task.finishing {
             perHost[task.hostKey, default: 0] += 1
@@ -573,6 +575,13 @@ public actor Scheduler {
             concludeQueued = queued
             fill()
         } else if mayWaitToRecord() {
+            // Tasks to start take the endings into their journal write; with none, the endings
+            // wait for the next ones.
+            let chosen = chooseCandidates()
+            guard chosen.isEmpty else {
+                concludeEndings(chosen: chosen)
+                return
+            }
             concludeQueued = queued
             if commitTimer == nil {
                 commitTimer = Task { [weak self] in
@@ -580,7 +589,6 @@ public actor Scheduler {
                     await self?.commitTimerFired()
                 }
             }
-            fill()
         } else {
             concludeEndings()
         }
@@ -679,11 +687,12 @@ public actor Scheduler {
         }
     }
 
-    /// `concludeEndings()` decides what each queued ended attempt means for its task, chooses
-    /// the tasks that take the freed slots, records both in the journal with one commit,
-    /// publishes the `ended` events in order, then starts the chosen tasks (and fills any slot
-    /// still free, such as one of a task queued again by this very batch).
-    private func concludeEndings() {
+    /// `concludeEndings(chosen:)` decides what each queued ended attempt means for its task,
+    /// chooses the tasks that take the freed slots (unless the caller `chosen` them), records
+    /// both in the journal with one commit, publishes the `ended` events in order, then starts
+    /// the chosen tasks (and fills any slot still free, such as one of a task queued again by
+    /// this very batch).
+    private func concludeEndings(chosen: [Candidate]? = nil) {
         concludeQueued = false
         let batch = endings
         endings.removeAll()
@@ -696,7 +705,7 @@ public actor Scheduler {
             AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message,
                            reply: decision.reply, length: decision.length)
         }
-        let chosen = chooseCandidates()
+        let chosen = chosen ?? chooseCandidates(writing: true)
         var states: [TaskState?]
         var moved: Set<TaskID> = []
         do {
