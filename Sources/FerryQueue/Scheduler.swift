@@ -16,6 +16,13 @@ import Synchronization
 public actor Scheduler {
     /// `journal` is the queue this scheduler runs.
     public let journal: Journal
+    /// `thread` runs this actor's work (journal writes, decisions): a thread of its own, a
+    /// little below the transfer engine's priority (`BookkeepingThread`).
+    private let thread = BookkeepingThread(name: "ferry-schedule")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        thread.asUnownedSerialExecutor()
+    }
     /// `configuration` holds the limits and defaults.
     public let configuration: SchedulerConfiguration
     let delegateFactory: any DownloadDelegateFactory
@@ -146,6 +153,7 @@ public actor Scheduler {
             lane.close()
         }
         hub.finish()
+        thread.stop()
     }
 
     /// `events()` returns a stream of every event published from now on (a follower that
@@ -547,8 +555,9 @@ public actor Scheduler {
             return true
         }
         guard queuesDrain else { return }
-        Task { [weak self] in
-            await self?.drainFinished()
+        // Straight to this actor's thread: no task to make and start elsewhere first.
+        thread.submit { [weak self] in
+            self?.assumeIsolated { $0.drainFinished() }
         }
     }
 

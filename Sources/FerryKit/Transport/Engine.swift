@@ -75,11 +75,12 @@ final class Engine: @unchecked Sendable {
     /// at most `idleHandleLimit`. Engine thread only.
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private static let idleHandleLimit = 64
-    /// `completionQueue` runs the delegates' `didCompleteWith` of transfers that ended on their
-    /// own (not cancelled), in order, taking every waiting one at each turn; `shutdown()` waits
-    /// for `pendingCompletions`. The delegates in `completions` belong to the completion queue
+    /// `completionThread` runs the delegates' `didCompleteWith` of transfers that ended on
+    /// their own (not cancelled), in order, taking every waiting one at each turn, a little
+    /// below the engine's priority (`BookkeepingThread`); `shutdown()` waits for
+    /// `pendingCompletions`. The delegates in `completions` belong to the completion thread
     /// from the moment they are added (the engine never touches them again).
-    private let completionQueue = DispatchQueue(label: "ferry-engine-completion")
+    private let completionThread = BookkeepingThread(name: "ferry-complete")
     /// Unnamed files made ahead for this engine's small downloads (see `UnnamedFileReserve`).
     let unnamedFiles = UnnamedFileReserve()
     private let pendingCompletions = DispatchGroup()
@@ -126,6 +127,7 @@ final class Engine: @unchecked Sendable {
         submit(.shutdown)
         stopped.wait()
         pendingCompletions.wait()
+        completionThread.stop()
         unnamedFiles.removeAll()
     }
 
@@ -308,7 +310,7 @@ final class Engine: @unchecked Sendable {
             keepIdle(handle)
             handle.publishFinalProgress()
             // The delegate's last callback (a download's sync and final name) runs on the
-            // completion queue, so that slow disks do not hold up the other transfers; the
+            // completion thread, so that slow disks do not hold up the other transfers; the
             // engine never touches this delegate again, which hands it over.
             handle.task.transportDidEnd()
             ended.append(Completion(task: handle.task, delegate: handle.delegate, transport: transport,
@@ -317,7 +319,7 @@ final class Engine: @unchecked Sendable {
         if !ended.isEmpty { admitHeld() }
     }
 
-    /// `complete(_:)` hands ended transfers to the completion queue, queuing a drain unless one
+    /// `complete(_:)` hands ended transfers to the completion thread, queuing a drain unless one
     /// is queued or running (it will take them).
     private func complete(_ ended: [Completion]) {
         guard !ended.isEmpty else { return }
@@ -329,13 +331,13 @@ final class Engine: @unchecked Sendable {
         }
         guard startsDrain else { return }
         pendingCompletions.enter()
-        completionQueue.async { [self] in
+        completionThread.submit { [self] in
             drainCompletions()
             pendingCompletions.leave()
         }
     }
 
-    /// `drainCompletions()` runs on the completion queue until no completion waits: each turn
+    /// `drainCompletions()` runs on the completion thread until no completion waits: each turn
     /// makes the files of every waiting transfer durable together, then runs their
     /// `didCompleteWith` in the order they ended.
     private func drainCompletions() {
