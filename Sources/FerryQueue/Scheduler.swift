@@ -60,7 +60,8 @@ public actor Scheduler {
     private var upcoming: [TaskRecord] = []
     /// `readFrontier` is the place in queue order of the last task read ahead: every queued
     /// task before it is in `upcoming`, running or waiting for a retry, so journal reads go on
-    /// after it; `nil` (read from the head) once `upcoming` is dropped.
+    /// after it; `nil` (read from the head) once `upcoming` is dropped. A task queued again
+    /// elsewhere moves the revision, and the next poll drops both (as `run` does at its start).
     private var readFrontier: Journal.QueuePlace?
     /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
     private var endings: [Ending] = []
@@ -248,15 +249,7 @@ public actor Scheduler {
         case .running(untilIdle: true):
             guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
-                guard try journal.nextRunnable(limit: 1).isEmpty else {
-                    // Nothing runs, yet a task is runnable: one queued again behind the tasks
-                    // read ahead (`readFrontier`) without a revision seen. Read from the head.
-                    if readFrontier != nil {
-                        dropUpcoming()
-                        fill()
-                    }
-                    return false
-                }
+                guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
             } catch {
                 lastJournalError = error
             }
