@@ -90,8 +90,10 @@ public actor Scheduler {
     /// `lastJournalError` is the last journal failure met while scheduling; `nil` if none.
     public private(set) var lastJournalError: QueueError?
 
-    /// `Ending` is an ended attempt waiting in `endings`.
-    private struct Ending {
+    /// `Ending` is an ended attempt waiting in `endings`. A class: a batch of them is read
+    /// several times over, and a copy of the struct (task record, outcome, response) cost
+    /// thousands of instructions in retains and releases.
+    private final class Ending {
         let id: TaskID
         let record: TaskRecord
         let outcome: Result<TransferResult, FerryError>
@@ -101,7 +103,18 @@ public actor Scheduler {
         let partPath: String?
         /// Whether the attempt still holds a concurrency slot (its network part had not been
         /// reported over); see `chooseCandidates()`.
-        var holdsSlot = true
+        let holdsSlot: Bool
+
+        init(id: TaskID, record: TaskRecord, outcome: Result<TransferResult, FerryError>, intent: StopIntent?,
+             response: HTTPResponse?, partPath: String?, holdsSlot: Bool) {
+            self.id = id
+            self.record = record
+            self.outcome = outcome
+            self.intent = intent
+            self.response = response
+            self.partPath = partPath
+            self.holdsSlot = holdsSlot
+        }
     }
 
     /// `FinishedTransfers` is the hand-over of transfers whose network part or whole attempt
@@ -369,9 +382,17 @@ public actor Scheduler {
         // real free slot, and none are handed ahead while they run or wait for one. The bound
         // on finishing files counts the tasks handed ahead (the session starts them on its own).
         let limit = configuration.maximumConcurrent
-        let holding = endings.reduce(0) { $0 + ($1.holdsSlot ? 1 : 0) }
+        // Plain loops, not closures: a closure made here is isolated to this actor, and each
+        // call of one checks at run time that it runs on the actor's executor.
+        var holding = 0
+        for ending in endings where ending.holdsSlot { holding += 1 }
         let transferring = running.count - finishingCount + holding
-        var ahead = stagesTransfers && !running.values.contains { !$0.finishing && $0.lane !== mainLane } ? 2 * limit : 0
+        var otherLaneRuns = false
+        for task in running.values where !task.finishing && task.lane !== mainLane {
+            otherLaneRuns = true
+            break
+        }
+        var ahead = stagesTransfers && !otherLaneRuns ? 2 * limit : 0
         var free = min(limit + ahead - transferring,
                        (1 + Scheduler.finishingFactor) * limit - running.count - endings.count)
         guard free > 0 else { return [] }
@@ -605,10 +626,10 @@ public actor Scheduler {
         guard case .running = phase, !running.isEmpty, endings.count < configuration.maximumConcurrent else {
             return false
         }
-        return endings.allSatisfy { ending in
+        for ending in endings {
             guard !ending.holdsSlot, ending.intent == nil, case .success = ending.outcome else { return false }
-            return true
         }
+        return true
     }
 
     private func commitTimerFired() {
@@ -699,19 +720,27 @@ public actor Scheduler {
         let batch = endings
         endings.removeAll()
         guard !batch.isEmpty else { return }
-        let decisions = batch.map { ending in
-            decide(ending.id, record: ending.record, outcome: ending.outcome, intent: ending.intent,
-                   response: ending.response)
-        }
-        let recorded = zip(batch, decisions).filter { $0.0.intent != .removed }.map { ending, decision in
-            AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath, message: decision.message,
-                           reply: decision.reply, length: decision.length)
+        // Loops rather than closures (see `chooseCandidates`).
+        var decisions: [Decision] = []
+        decisions.reserveCapacity(batch.count)
+        var recorded: [AttemptOutcome] = []
+        recorded.reserveCapacity(batch.count)
+        for ending in batch {
+            let decision = decide(ending.id, record: ending.record, outcome: ending.outcome, intent: ending.intent,
+                                  response: ending.response)
+            decisions.append(decision)
+            guard ending.intent != .removed else { continue }
+            recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
+                                           message: decision.message, reply: decision.reply, length: decision.length))
         }
         let chosen = chosen ?? chooseCandidates(writing: true)
+        var starting: [TaskID] = []
+        starting.reserveCapacity(chosen.count)
+        for candidate in chosen { starting.append(candidate.0.id) }
         var states: [TaskState?]
         var moved: Set<TaskID> = []
         do {
-            let written = try journal.recordOutcomes(recorded, markingRunning: chosen.map { $0.0.id })
+            let written = try journal.recordOutcomes(recorded, markingRunning: starting)
             states = written.states
             moved = Set(written.running)
         } catch {

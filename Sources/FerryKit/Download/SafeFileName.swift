@@ -14,7 +14,14 @@ public enum SafeFileName {
     /// The last path segment of `url`, percent-decoded, made safe.
     public static func fromURL(_ url: URL) -> String {
         let path = url.path(percentEncoded: true)
-        let lastSegment = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? ""
+        // The last non-empty segment, found from the end (no array of every segment).
+        let bytes = path.utf8
+        let slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        var start = end
+        while start > bytes.startIndex, bytes[bytes.index(before: start)] != slash { start = bytes.index(before: start) }
+        let lastSegment = String(path[start..<end])
         guard lastSegment.utf8.contains(UInt8(ascii: "%")) else { return sanitize(lastSegment) }
         let decoded = lastSegment.removingPercentEncoding ?? lastSegment
         return sanitize(decoded)
