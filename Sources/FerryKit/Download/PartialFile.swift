@@ -56,7 +56,8 @@ public final class PartialFile {
     /// Once named, the file is reported to `reserve`, which makes another in its directory.
     static func createUnnamed(standingFor path: String, mark: CommitMark, reserve: UnnamedFileReserve? = nil) -> PartialFile? {
         guard unnamedFilesCanBeNamed else { return nil }
-        let slash = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        // Searched on the bytes: a Character search costs a grapheme break check per step.
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) } ?? "."
         let directory = slash.isEmpty ? "/" : slash
         if let fd = reserve?.take(directory: directory) {
             let file = PartialFile(path: path, descriptor: fd, length: 0, isUnnamed: true, pendingMark: mark)

@@ -119,9 +119,21 @@ extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
         let mine = utf8, theirs = other.utf8
         guard mine.count == theirs.count else { return false }
-        return mine.elementsEqual(theirs) { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20))
+        // On the strings' own bytes when they have them in one piece (native strings do),
+        // else through the views' iterators.
+        let direct = mine.withContiguousStorageIfAvailable { a in
+            theirs.withContiguousStorageIfAvailable { b in
+                for index in a.indices where !Self.namesMatch(a[index], b[index]) { return false }
+                return true
+            }
         }
+        if let direct, let result = direct { return result }
+        return mine.elementsEqual(theirs, by: Self.namesMatch)
+    }
+
+    /// Whether two bytes of field names match: equal, or the same ASCII letter in either case.
+    private static func namesMatch(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (0x61...0x7A).contains(x | 0x20))
     }
 
     /// The string with control characters shown as `\u{..}` escapes, for error messages.
