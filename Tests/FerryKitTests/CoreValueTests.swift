@@ -66,6 +66,10 @@ import Testing
         #expect(!"Ärger".caseInsensitiveEquals("ärger"))
         #expect(!"\u{212A}".caseInsensitiveEquals("k"))
         #expect("".caseInsensitiveEquals(""))
+        // Longer than a small string (stored out of line), and bytes that are not letters.
+        #expect("Access-Control-Allow-Origin".caseInsensitiveEquals("access-control-allow-ORIGIN"))
+        #expect(!"Access-Control-Allow-Origin".caseInsensitiveEquals("Access-Control-Allow-Origim"))
+        #expect(!"Access-Control-Allow-Origin".caseInsensitiveEquals("Access_Control-Allow-Origin"))
     }
 
     @Test func secretsAreMasked() {
@@ -110,6 +114,9 @@ import Testing
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h:8080/q/17;v=1?a=/b#c/d")) == "17;v=1")
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/dir/")) == "dir")
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/%2Ehidden")) == "hidden")
+        // The last non-empty segment, however many slashes follow it or stand between.
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h/a//long-name-of-a-file.tar.gz//")) == "long-name-of-a-file.tar.gz")
+        #expect(SafeFileName.fromURL(try Request.validatedURL("http://h///")) == "index.html")
     }
 
     /// Plain ASCII names take a shortcut; names next to them take the general path, same rules.
