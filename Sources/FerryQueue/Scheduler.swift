@@ -353,7 +353,7 @@ public actor Scheduler {
         guard !chosen.isEmpty else { return }
         let moved: Set<TaskID>
         do {
-            moved = Set(try journal.markRunning(chosen.map { $0.0.id }))
+            moved = Set(try journal.markRunning(Scheduler.ids(of: chosen)))
         } catch {
             lastJournalError = error
             return
@@ -363,6 +363,12 @@ public actor Scheduler {
 
     /// `Candidate` is a task chosen for a free slot, with the URL it starts from and its host.
     typealias Candidate = (TaskRecord, TransferURL, String)
+
+    /// `ids(of:)` are the candidates' task ids, in order. Static, so its closure is not
+    /// isolated to the actor (see `chooseCandidates`).
+    private static func ids(of candidates: [Candidate]) -> [TaskID] {
+        candidates.map { $0.0.id }
+    }
 
     /// `chooseCandidates(writing:)` picks the queued tasks that take the free slots (see
     /// `fill()`), without marking them running. `writing` is true when the journal is written
@@ -734,13 +740,10 @@ public actor Scheduler {
                                            message: decision.message, reply: decision.reply, length: decision.length))
         }
         let chosen = chosen ?? chooseCandidates(writing: true)
-        var starting: [TaskID] = []
-        starting.reserveCapacity(chosen.count)
-        for candidate in chosen { starting.append(candidate.0.id) }
         var states: [TaskState?]
         var moved: Set<TaskID> = []
         do {
-            let written = try journal.recordOutcomes(recorded, markingRunning: starting)
+            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen))
             states = written.states
             moved = Set(written.running)
         } catch {
