@@ -38,6 +38,9 @@ final class ControllerHarness {
     /// `row(named:)` is the shown row with that name.
     func row(named name: String) -> TaskRow? { state.tasks.values.first { $0.name == name } }
 
+    /// `visibleNames` are the names of the table's rows, in the order shown.
+    var visibleNames: [String] { state.visible.compactMap { state.tasks[$0]?.name } }
+
     /// `send(_:)` performs a command as the front end would.
     func send(_ command: TUICommand) { controller.perform(command) }
 

@@ -22,7 +22,8 @@ import Testing
             return
         }
         #expect(rows.map(\.name) == ["big.iso", "b.bin"])
-        #expect(rows.map(\.position) == [0, 1])
+        #expect(rows.map(\.priority) == [0, 0])
+        #expect(rows[0].position < rows[1].position)
         let big = try #require(harness.row(named: "big.iso"))
         #expect(big.bytesDone == 400 && big.bytesTotal == 1000 && big.fraction == 0.4)
         #expect(big.attempts == 1 && big.lastError == "HTTP 503")
@@ -140,9 +141,9 @@ import Testing
         #expect(harness.waitUntil { $0.state.tasks.count == 3 })
         let first = try #require(harness.row(named: "a"))
         harness.send(.move(first.id, .down))
-        #expect(harness.waitUntil { $0.row(named: "a")?.position == 1 })
-        #expect(harness.row(named: "b")?.position == 0)
-        #expect(harness.state.visible.compactMap { harness.state.tasks[$0]?.name } == ["b", "a", "c"])
+        #expect(harness.waitUntil { $0.visibleNames == ["b", "a", "c"] })
+        let (a, b) = (try #require(harness.row(named: "a")), try #require(harness.row(named: "b")))
+        #expect(b.position < a.position)
         #expect(try harness.journal.tasks(limit: 10).map { TaskRow.name(of: $0) } == ["b", "a", "c"])
     }
 
@@ -176,6 +177,42 @@ import Testing
         // Then the revision poll shows it within a few seconds
         #expect(harness.waitUntil(seconds: 5) { $0.row(named: "elsewhere.iso") != nil })
         #expect(harness.events.contains { if case .updateTasks(let rows) = $0 { rows.map(\.name) == ["elsewhere.iso"] } else { false } })
+    }
+
+    @Test func changesAndRemovalsByAnotherProcessPostOnlyTheRowsConcerned() throws {
+        // Given an open front end on a queue of five tasks
+        let harness = try ControllerHarness { journal, directory in
+            for name in ["a", "b", "c", "d", "e"] {
+                _ = try journal.insert(ControllerHarness.download("http://127.0.0.1/\(name)", in: directory.path))
+            }
+        }
+        #expect(harness.waitUntil { $0.state.tasks.count == 5 })
+        harness.settle()
+        let before = harness.events.count
+        let ids = Dictionary(uniqueKeysWithValues: harness.state.tasks.values.map { ($0.name, TaskID($0.id)) })
+        // When another process pauses one task, removes another and adds a sixth
+        let other = try Journal.open(at: harness.journal.path, onCorruption: .fail).journal
+        defer { try? other.close() }
+        try other.updateState(try #require(ids["b"]), to: .paused)
+        _ = try other.remove([try #require(ids["d"])])
+        _ = try other.insert(ControllerHarness.download("http://127.0.0.1/f", in: harness.directory.path))
+        // Then the revision poll shows exactly that, in queue order
+        #expect(harness.waitUntil(seconds: 5) {
+            $0.visibleNames == ["a", "b", "c", "e", "f"] && $0.row(named: "b")?.state == .paused
+        })
+        // And only the changed, new and removed rows were posted (no full snapshot again)
+        var posted: [String] = []
+        var removed: [TaskRow.ID] = []
+        for event in harness.events[before...] {
+            switch event {
+            case .updateTasks(let rows): posted += rows.map(\.name)
+            case .removeTasks(let gone): removed += gone
+            case .replaceTasks: Issue.record("a second snapshot was posted")
+            default: break
+            }
+        }
+        #expect(posted.sorted() == ["b", "f"])
+        #expect(removed == [try #require(ids["d"]).rawValue])
     }
 
     @Test func engineEventsShowLiveProgressAndCommandsGoToTheEngine() throws {

@@ -16,7 +16,9 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
     public var name: String
     /// `state` is the task's life-cycle state.
     public var state: TaskState
-    /// `position` is the task's place in the queue; the queue sort order uses it. `0` by default.
+    /// `priority` and `position` are the task's place in the queue: higher priorities first,
+    /// then lower positions; the queue sort order uses them. `0` by default.
+    public var priority: Int
     public var position: Int
     /// `bytesDone` is the number of bytes transferred so far.
     public var bytesDone: Int64
@@ -45,6 +47,7 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
         kind: TaskKind,
         name: String,
         state: TaskState,
+        priority: Int = 0,
         position: Int = 0,
         bytesDone: Int64 = 0,
         bytesTotal: Int64? = nil,
@@ -61,6 +64,7 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
         self.kind = kind
         self.name = name
         self.state = state
+        self.priority = priority
         self.position = position
         self.bytesDone = bytesDone
         self.bytesTotal = bytesTotal

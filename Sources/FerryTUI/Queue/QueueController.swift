@@ -8,10 +8,13 @@ import Synchronization
 /// (or, for running tasks, through the in-process `TransferActivity`).
 ///
 /// All journal work happens on the controller's own serial worker queue, never on the
-/// front end's thread. At attach it posts a `replaceTasks` snapshot; afterwards it posts
-/// only the rows that changed. Changes made by other processes (`ferry add` from another
-/// shell) are noticed by reading `Journal.revision()` once a second, and only between
-/// `attach(_:)` and `close()`; with nothing changing, the front end is never woken.
+/// front end's thread. At attach it posts a `replaceTasks` snapshot (read a page at a time);
+/// afterwards it posts only the rows that changed. Changes made by other processes (`ferry
+/// add` from another shell) are noticed by reading `Journal.revision()` once a second, and
+/// only between `attach(_:)` and `close()`; with nothing changing, the front end is never
+/// woken. When the revision moved, each task's time of last change (`updated_at`) is compared
+/// with the one its row was made from, and only the tasks that changed are read again: with
+/// 100,000 tasks a refresh costs two integers per task, not a whole task each.
 ///
 /// Thread rules: `attach(_:)` and `perform(_:)` may be called from any thread; all mutable
 /// state sits in one `Mutex`.
@@ -24,6 +27,8 @@ public final class QueueController: TaskController {
         var inbox: EventInbox?
         /// The rows last posted, by id.
         var rows: [TaskRow.ID: TaskRow] = [:]
+        /// The time of last change (`TaskRecord.updateStamp`) of the record each row was made from.
+        var stamps: [TaskRow.ID: Int64] = [:]
         /// The live progress of running tasks, from the activity.
         var live: [TaskRow.ID: TransferProgress] = [:]
         /// The journal revision the posted rows reflect; `nil` before the first snapshot.
@@ -147,41 +152,110 @@ public final class QueueController: TaskController {
         return true
     }
 
-    /// `refresh()` reads the whole queue and posts what changed since the last post (the
-    /// complete list the first time). Worker only.
+    /// `refreshPageSize` is how many tasks the first snapshot reads at a time.
+    static let refreshPageSize = 1_000
+
+    /// `refresh()` posts what changed in the queue since the last post (the complete list the
+    /// first time). Worker only.
     func refresh() {
+        if state.withLock({ $0.revision == nil }) {
+            loadSnapshot()
+        } else {
+            refreshChanged()
+        }
+    }
+
+    /// `loadSnapshot()` reads every task a page at a time and posts the complete list.
+    private func loadSnapshot() {
         let revision: Int64
-        let records: [TaskRecord]
+        var ordered: [TaskRow] = []
+        var stamps: [TaskRow.ID: Int64] = [:]
         do {
             revision = try journal.revision()
-            records = try journal.tasks(limit: Int.max)
+            try journal.forEachTask(pageSize: Self.refreshPageSize) { record in
+                ordered.append(TaskRow(record: record))
+                stamps[record.id.rawValue] = record.updateStamp
+            }
+        } catch let error as QueueError {
+            report(error)
+            return
+        } catch {
+            // Only the journal's reads throw (`QueueError`); the page handler does not.
+            post([.message(StatusMessage(String(describing: error), isError: true))])
+            return
+        }
+        let rows = state.withLock { state -> [TaskRow] in
+            var fresh: [TaskRow.ID: TaskRow] = [:]
+            fresh.reserveCapacity(ordered.count)
+            for index in ordered.indices {
+                // Live progress belongs to running tasks only: a paused row shows no speed.
+                if ordered[index].state == .running, let live = state.live[ordered[index].id] {
+                    ordered[index].apply(live)
+                }
+                fresh[ordered[index].id] = ordered[index]
+            }
+            state.rows = fresh
+            state.stamps = stamps
+            state.revision = revision
+            state.live = state.live.filter { fresh[$0.key]?.state == .running }
+            return ordered
+        }
+        post([.replaceTasks(rows)])
+    }
+
+    /// `refreshChanged()` reads again the tasks whose time of last change differs from their
+    /// row's (and the new ones), drops the rows of removed tasks, and posts the difference.
+    private func refreshChanged() {
+        let revision: Int64
+        let records: [TaskRecord]
+        let removed: [TaskRow.ID]
+        do {
+            revision = try journal.revision()
+            let known = state.withLock { $0.stamps }
+            var changed: [TaskID] = []
+            var seen = 0
+            try journal.forEachUpdateStamp { id, stamp in
+                guard let old = known[id.rawValue] else {
+                    changed.append(id)
+                    return
+                }
+                seen += 1
+                if old != stamp { changed.append(id) }
+            }
+            if seen < known.count {
+                var gone = Set(known.keys)
+                try journal.forEachUpdateStamp { id, _ in gone.remove(id.rawValue) }
+                removed = gone.sorted()
+            } else {
+                removed = []
+            }
+            records = try journal.tasks(ids: changed)
         } catch {
             report(error)
             return
         }
         let events = state.withLock { state -> [TUIEvent] in
-            var fresh: [TaskRow.ID: TaskRow] = [:]
-            fresh.reserveCapacity(records.count)
-            var ordered: [TaskRow] = []
-            ordered.reserveCapacity(records.count)
-            for (rank, record) in records.enumerated() {
-                // Live progress belongs to running tasks only: a paused row shows no speed.
-                let live = record.state == .running ? state.live[record.id.rawValue] : nil
-                let row = TaskRow(record: record, rank: rank, progress: live)
-                fresh[row.id] = row
-                ordered.append(row)
+            var changed: [TaskRow] = []
+            for record in records {
+                let id = record.id.rawValue
+                let live = record.state == .running ? state.live[id] : nil
+                if record.state != .running { state.live[id] = nil }
+                let row = TaskRow(record: record, progress: live)
+                state.stamps[id] = record.updateStamp
+                guard state.rows[id] != row else { continue }
+                state.rows[id] = row
+                changed.append(row)
             }
-            let first = state.revision == nil
-            let old = state.rows
-            state.rows = fresh
+            var gone: [TaskRow.ID] = []
+            for id in removed {
+                state.stamps[id] = nil
+                state.live[id] = nil
+                if state.rows.removeValue(forKey: id) != nil { gone.append(id) }
+            }
             state.revision = revision
-            state.live = state.live.filter { fresh[$0.key]?.state == .running }
-            if first { return [.replaceTasks(ordered)] }
-            let changed = ordered.filter { old[$0.id] != $0 }
-            let removed = old.keys.filter { fresh[$0] == nil }.sorted()
             var events: [TUIEvent] = []
             if !changed.isEmpty { events.append(.updateTasks(changed)) }
-            if !removed.isEmpty { events.append(.removeTasks(removed)) }
+            if !gone.isEmpty { events.append(.removeTasks(gone)) }
             return events
         }
         post(events)
@@ -199,12 +273,12 @@ public final class QueueController: TaskController {
         let events = state.withLock { state -> [TUIEvent] in
             guard let record else {
                 state.live[id.rawValue] = nil
+                state.stamps[id.rawValue] = nil
                 return state.rows.removeValue(forKey: id.rawValue) == nil ? [] : [.removeTasks([id.rawValue])]
             }
             if record.state != .running { state.live[id.rawValue] = nil }
-            // A task not seen yet goes to the end; the next full refresh ranks it.
-            let rank = state.rows[id.rawValue]?.position ?? state.rows.count
-            let row = TaskRow(record: record, rank: rank, progress: state.live[id.rawValue])
+            state.stamps[id.rawValue] = record.updateStamp
+            let row = TaskRow(record: record, progress: state.live[id.rawValue])
             guard state.rows[row.id] != row else { return [] }
             state.rows[row.id] = row
             return [.updateTasks([row])]

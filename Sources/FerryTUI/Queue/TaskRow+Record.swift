@@ -3,10 +3,10 @@ import FerryQueue
 import Foundation
 
 extension TaskRow {
-    /// `init(record:rank:progress:)` shows a journal task: its name, masked URLs, sizes from
-    /// the resume record (or from `progress`, the live progress of a running transfer),
-    /// state, attempts and last error. `rank` is the task's place in queue order.
-    init(record: TaskRecord, rank: Int, progress: TransferProgress? = nil) {
+    /// `init(record:progress:)` shows a journal task: its name, masked URLs, sizes from the
+    /// resume record (or from `progress`, the live progress of a running transfer), place in
+    /// the queue, state, attempts and last error.
+    init(record: TaskRecord, progress: TransferProgress? = nil) {
         let spec = record.spec
         let total = record.resume.totalLength
         var done = record.resume.durableOffset
@@ -16,7 +16,8 @@ extension TaskRow {
             kind: spec.kind == .upload ? .upload : .download,
             name: TaskRow.name(of: record),
             state: TaskState(record.state),
-            position: rank,
+            priority: record.priority,
+            position: Int(clamping: record.position),
             bytesDone: done,
             bytesTotal: total,
             urls: spec.urls.map { URLMasking.mask($0.masked) },

@@ -1,6 +1,6 @@
 /// `SortOrder` is the order of the task table; `s` cycles through the cases in order.
 public enum SortOrder: Sendable, Hashable, CaseIterable {
-    /// Queue order (`TaskRow.position`, then id). The default.
+    /// Queue order (`TaskRow.priority` descending, then `position`, then id). The default.
     case queue
     /// `name`: name, case-insensitive.
     case name
@@ -60,7 +60,8 @@ public enum SortOrder: Sendable, Hashable, CaseIterable {
     public var dependsOnProgress: Bool { self == .progress || self == .speed }
 
     private static func inQueueOrder(_ a: TaskRow, _ b: TaskRow) -> Bool {
-        a.position != b.position ? a.position < b.position : a.id < b.id
+        if a.priority != b.priority { return a.priority > b.priority }
+        return a.position != b.position ? a.position < b.position : a.id < b.id
     }
 
     private static func stateRank(_ state: TaskState) -> Int {

@@ -159,7 +159,8 @@ public struct TUIState: Sendable {
     private mutating func upsert(_ row: TaskRow) {
         if let old = tasks[row.id] {
             stats.remove(old)
-            if old.name != row.name || old.position != row.position || old.state != row.state
+            if old.name != row.name || old.priority != row.priority || old.position != row.position
+                || (sortOrder == .state && old.state != row.state)
                 || (sortOrder.dependsOnProgress && (old.speed != row.speed || old.fraction != row.fraction)) {
                 needsReindex = true
             }
