@@ -11,7 +11,7 @@ extension QueueController {
         switch command {
         case .addDownload(let request):
             let destinations = state.withLock { state in
-                Set(state.rows.values.lazy.filter { $0.kind == .download && $0.state != .done && $0.state != .cancelled }.map(\.destination))
+                Set(state.known.values.lazy.compactMap(\.activeDestination))
             }
             add(command) { () throws(FieldProblem) in try TaskSubmission.download(request, activeDestinations: destinations) }
         case .addUpload(let request):
@@ -75,7 +75,7 @@ extension QueueController {
         from states: Set<JournalState>, to target: JournalState, through engine: (([TaskID]) -> Void)?
     ) {
         let ids = state.withLock { state in
-            state.rows.values.filter { states.contains(JournalState($0.state)) }.map { TaskID($0.id) }.sorted()
+            state.known.filter { states.contains(JournalState($0.value.state)) }.map { TaskID($0.key) }.sorted()
         }
         if let engine {
             // One request for all: the engine changes the journal in one commit.

@@ -22,13 +22,30 @@ public final class QueueController: TaskController {
     /// `pollInterval` is how often the journal's revision is read while the front end is open.
     public static let pollInterval = DispatchTimeInterval.seconds(1)
 
+    /// `Known` is what the controller keeps of a task it posted: when its record last changed
+    /// (`TaskRecord.updateStamp`), its state (for "pause all" and "resume all") and, for a
+    /// download not done or cancelled, its file (a second download to it is refused). The
+    /// rows themselves, with their URLs, paths and validators, live in the front end only.
+    struct Known {
+        var stamp: Int64
+        var state: TaskState
+        var activeDestination: String?
+
+        init(_ row: TaskRow, stamp: Int64) {
+            self.stamp = stamp
+            state = row.state
+            let active = row.kind == .download && row.state != .done && row.state != .cancelled
+            activeDestination = active ? row.destination : nil
+        }
+    }
+
     /// `State` is everything that changes, behind one lock.
     struct State {
         var inbox: EventInbox?
-        /// The rows last posted, by id.
-        var rows: [TaskRow.ID: TaskRow] = [:]
-        /// The time of last change (`TaskRecord.updateStamp`) of the record each row was made from.
-        var stamps: [TaskRow.ID: Int64] = [:]
+        /// Every posted task, by id.
+        var known: [TaskRow.ID: Known] = [:]
+        /// The rows last posted of the running tasks, which live progress updates.
+        var running: [TaskRow.ID: TaskRow] = [:]
         /// The live progress of running tasks, from the activity.
         var live: [TaskRow.ID: TransferProgress] = [:]
         /// The journal revision the posted rows reflect; `nil` before the first snapshot.
@@ -152,7 +169,7 @@ public final class QueueController: TaskController {
         return true
     }
 
-    /// `refreshPageSize` is how many tasks the first snapshot reads at a time.
+    /// `refreshPageSize` is how many tasks the first snapshot reads, and posts, at a time.
     static let refreshPageSize = 1_000
 
     /// `refresh()` posts what changed in the queue since the last post (the complete list the
@@ -165,53 +182,49 @@ public final class QueueController: TaskController {
         }
     }
 
-    /// `loadSnapshot()` reads every task a page at a time and posts the complete list.
+    /// `loadSnapshot()` reads every task a page at a time and posts each page as it is read:
+    /// `replaceTasks` with the first, `updateTasks` with the others.
     private func loadSnapshot() {
-        let revision: Int64
-        var ordered: [TaskRow] = []
-        var stamps: [TaskRow.ID: Int64] = [:]
+        var page: [(TaskRow, Int64)] = []
+        page.reserveCapacity(Self.refreshPageSize)
+        var first = true
+        func flush() {
+            let rows = state.withLock { state -> [TaskRow] in
+                if first { state.known.removeAll() }
+                return page.map { row, stamp in remember(row, stamp: stamp, in: &state) }
+            }
+            post([first ? .replaceTasks(rows) : .updateTasks(rows)])
+            first = false
+            page.removeAll(keepingCapacity: true)
+        }
         do {
-            revision = try journal.revision()
+            let revision = try journal.revision()
             try journal.forEachTask(pageSize: Self.refreshPageSize) { record in
-                ordered.append(TaskRow(record: record))
-                stamps[record.id.rawValue] = record.updateStamp
+                page.append((TaskRow(record: record), record.updateStamp))
+                if page.count == Self.refreshPageSize { flush() }
+            }
+            if first || !page.isEmpty { flush() }
+            state.withLock { state in
+                state.revision = revision
+                state.live = state.live.filter { state.running[$0.key] != nil }
             }
         } catch let error as QueueError {
             report(error)
-            return
         } catch {
             // Only the journal's reads throw (`QueueError`); the page handler does not.
             post([.message(StatusMessage(String(describing: error), isError: true))])
-            return
         }
-        let rows = state.withLock { state -> [TaskRow] in
-            var fresh: [TaskRow.ID: TaskRow] = [:]
-            fresh.reserveCapacity(ordered.count)
-            for index in ordered.indices {
-                // Live progress belongs to running tasks only: a paused row shows no speed.
-                if ordered[index].state == .running, let live = state.live[ordered[index].id] {
-                    ordered[index].apply(live)
-                }
-                fresh[ordered[index].id] = ordered[index]
-            }
-            state.rows = fresh
-            state.stamps = stamps
-            state.revision = revision
-            state.live = state.live.filter { fresh[$0.key]?.state == .running }
-            return ordered
-        }
-        post([.replaceTasks(rows)])
     }
 
-    /// `refreshChanged()` reads again the tasks whose time of last change differs from their
-    /// row's (and the new ones), drops the rows of removed tasks, and posts the difference.
+    /// `refreshChanged()` reads again the tasks whose time of last change differs from the
+    /// one their row was made from (and the new ones), drops the removed ones, and posts that.
     private func refreshChanged() {
         let revision: Int64
         let records: [TaskRecord]
         let removed: [TaskRow.ID]
         do {
             revision = try journal.revision()
-            let known = state.withLock { $0.stamps }
+            let known = state.withLock { $0.known.mapValues(\.stamp) }
             var changed: [TaskID] = []
             var seen = 0
             try journal.forEachUpdateStamp { id, stamp in
@@ -235,23 +248,10 @@ public final class QueueController: TaskController {
             return
         }
         let events = state.withLock { state -> [TUIEvent] in
-            var changed: [TaskRow] = []
-            for record in records {
-                let id = record.id.rawValue
-                let live = record.state == .running ? state.live[id] : nil
-                if record.state != .running { state.live[id] = nil }
-                let row = TaskRow(record: record, progress: live)
-                state.stamps[id] = record.updateStamp
-                guard state.rows[id] != row else { continue }
-                state.rows[id] = row
-                changed.append(row)
+            let changed = records.map { record in
+                remember(TaskRow(record: record, progress: state.live[record.id.rawValue]), stamp: record.updateStamp, in: &state)
             }
-            var gone: [TaskRow.ID] = []
-            for id in removed {
-                state.stamps[id] = nil
-                state.live[id] = nil
-                if state.rows.removeValue(forKey: id) != nil { gone.append(id) }
-            }
+            let gone = removed.filter { forget($0, in: &state) }
             state.revision = revision
             var events: [TUIEvent] = []
             if !changed.isEmpty { events.append(.updateTasks(changed)) }
@@ -272,18 +272,32 @@ public final class QueueController: TaskController {
         }
         let events = state.withLock { state -> [TUIEvent] in
             guard let record else {
-                state.live[id.rawValue] = nil
-                state.stamps[id.rawValue] = nil
-                return state.rows.removeValue(forKey: id.rawValue) == nil ? [] : [.removeTasks([id.rawValue])]
+                return forget(id.rawValue, in: &state) ? [.removeTasks([id.rawValue])] : []
             }
-            if record.state != .running { state.live[id.rawValue] = nil }
-            state.stamps[id.rawValue] = record.updateStamp
             let row = TaskRow(record: record, progress: state.live[id.rawValue])
-            guard state.rows[row.id] != row else { return [] }
-            state.rows[row.id] = row
-            return [.updateTasks([row])]
+            return [.updateTasks([remember(row, stamp: record.updateStamp, in: &state)])]
         }
         post(events)
+    }
+
+    /// `remember(_:stamp:in:)` notes a row about to be posted and returns it; live progress
+    /// is kept for running tasks only (a paused row shows no speed).
+    private func remember(_ row: TaskRow, stamp: Int64, in state: inout State) -> TaskRow {
+        state.known[row.id] = Known(row, stamp: stamp)
+        if row.state == .running {
+            state.running[row.id] = row
+        } else {
+            state.running[row.id] = nil
+            state.live[row.id] = nil
+        }
+        return row
+    }
+
+    /// `forget(_:in:)` drops a removed task; true when it had been posted.
+    private func forget(_ id: TaskRow.ID, in state: inout State) -> Bool {
+        state.running[id] = nil
+        state.live[id] = nil
+        return state.known.removeValue(forKey: id) != nil
     }
 
     private func handle(_ event: ActivityEvent) {
@@ -293,11 +307,11 @@ public final class QueueController: TaskController {
             refresh(id)
         case .progress(let id, let progress):
             let events = state.withLock { state -> [TUIEvent] in
-                guard var row = state.rows[id.rawValue], row.state == .running else { return [] }
+                guard var row = state.running[id.rawValue] else { return [] }
                 state.live[id.rawValue] = progress
                 row.apply(progress)
-                guard row != state.rows[id.rawValue] else { return [] }
-                state.rows[id.rawValue] = row
+                guard row != state.running[id.rawValue] else { return [] }
+                state.running[id.rawValue] = row
                 return [.updateTasks([row])]
             }
             post(events)

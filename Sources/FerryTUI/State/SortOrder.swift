@@ -29,39 +29,46 @@ public enum SortOrder: Sendable, Hashable, CaseIterable {
         return all[(index + 1) % all.count]
     }
 
-    /// `sorted(_:)` returns the rows' ids in this order; ties fall back to queue order.
-    public func sorted(_ rows: [TaskRow]) -> [TaskRow.ID] {
+    /// `sorted(_:)` returns the rows' ids in this order; ties fall back to queue order. Only
+    /// small sort keys are copied and moved, never the rows (a queue may hold 100,000).
+    public func sorted(_ rows: some Sequence<TaskRow>) -> [TaskRow.ID] {
         switch self {
         case .queue:
-            return rows.sorted(by: Self.inQueueOrder).map(\.id)
+            return rows.map(QueueKey.init).sorted().map(\.id)
         case .name:
-            let keyed = rows.map { (key: $0.name.lowercased(), row: $0) }
-            return keyed.sorted { a, b in
-                a.key != b.key ? a.key < b.key : Self.inQueueOrder(a.row, b.row)
-            }.map(\.row.id)
+            let keyed = rows.map { (name: $0.name.lowercased(), place: QueueKey($0)) }
+            return keyed.sorted { a, b in a.name != b.name ? a.name < b.name : a.place < b.place }.map(\.place.id)
         case .progress:
-            return rows.sorted { a, b in
-                let fa = a.fraction ?? -1, fb = b.fraction ?? -1
-                return fa != fb ? fa > fb : Self.inQueueOrder(a, b)
-            }.map(\.id)
+            let keyed = rows.map { (fraction: $0.fraction ?? -1, place: QueueKey($0)) }
+            return keyed.sorted { a, b in a.fraction != b.fraction ? a.fraction > b.fraction : a.place < b.place }.map(\.place.id)
         case .speed:
-            return rows.sorted { a, b in
-                a.speed != b.speed ? a.speed > b.speed : Self.inQueueOrder(a, b)
-            }.map(\.id)
+            let keyed = rows.map { (speed: $0.speed, place: QueueKey($0)) }
+            return keyed.sorted { a, b in a.speed != b.speed ? a.speed > b.speed : a.place < b.place }.map(\.place.id)
         case .state:
-            return rows.sorted { a, b in
-                let ra = Self.stateRank(a.state), rb = Self.stateRank(b.state)
-                return ra != rb ? ra < rb : Self.inQueueOrder(a, b)
-            }.map(\.id)
+            let keyed = rows.map { (rank: Self.stateRank($0.state), place: QueueKey($0)) }
+            return keyed.sorted { a, b in a.rank != b.rank ? a.rank < b.rank : a.place < b.place }.map(\.place.id)
         }
     }
 
     /// `dependsOnProgress` is true when progress updates can change the order.
     public var dependsOnProgress: Bool { self == .progress || self == .speed }
 
-    private static func inQueueOrder(_ a: TaskRow, _ b: TaskRow) -> Bool {
-        if a.priority != b.priority { return a.priority > b.priority }
-        return a.position != b.position ? a.position < b.position : a.id < b.id
+    /// `QueueKey` is a row's place in queue order: priority descending, then position, then id.
+    private struct QueueKey: Comparable {
+        let priority: Int
+        let position: Int
+        let id: TaskRow.ID
+
+        init(_ row: TaskRow) {
+            priority = row.priority
+            position = row.position
+            id = row.id
+        }
+
+        static func < (a: QueueKey, b: QueueKey) -> Bool {
+            if a.priority != b.priority { return a.priority > b.priority }
+            return a.position != b.position ? a.position < b.position : a.id < b.id
+        }
     }
 
     private static func stateRank(_ state: TaskState) -> Int {

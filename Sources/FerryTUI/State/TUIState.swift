@@ -175,8 +175,9 @@ public struct TUIState: Sendable {
         guard needsReindex else { return }
         needsReindex = false
         let needle = filter.lowercased()
-        let rows = needle.isEmpty ? Array(tasks.values) : tasks.values.filter { $0.name.lowercased().contains(needle) }
-        visible = sortOrder.sorted(rows)
+        visible = needle.isEmpty
+            ? sortOrder.sorted(tasks.values)
+            : sortOrder.sorted(tasks.values.lazy.filter { $0.name.lowercased().contains(needle) })
         if let id = selectedID, let index = visible.firstIndex(of: id) {
             select(index)
         } else {
