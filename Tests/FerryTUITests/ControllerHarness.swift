@@ -20,11 +20,15 @@ final class ControllerHarness {
     /// Every event taken from the inbox, in order.
     private(set) var events: [TUIEvent] = []
 
-    init(activity: (any TransferActivity)? = nil, seed: (Journal, TemporaryDirectory) throws -> Void = { _, _ in }) throws {
+    /// `beforeAttach` runs between the controller's creation and its attach (an engine that
+    /// starts before the front end attaches).
+    init(activity: (any TransferActivity)? = nil, seed: (Journal, TemporaryDirectory) throws -> Void = { _, _ in },
+         beforeAttach: () -> Void = {}) throws {
         directory = try TemporaryDirectory(prefix: "ferry-tui-controller")
         journal = try Journal.open(at: directory.file("journal.sqlite").path).journal
         try seed(journal, directory)
         controller = QueueController(journal: journal, activity: activity)
+        beforeAttach()
         inbox = try EventInbox()
         controller.attach(inbox)
     }

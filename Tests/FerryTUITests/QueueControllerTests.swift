@@ -215,6 +215,29 @@ import Testing
         #expect(removed == [try #require(ids["d"]).rawValue])
     }
 
+    @Test func aTaskHandedToTheEngineAheadOfNeedShowsQueuedUntilItsTransferStarts() throws {
+        // Given two tasks the scheduler marked running, and an engine that started only one
+        let activity = FakeActivity()
+        var ids: [TaskID] = []
+        // (the engine started the first before the front end attached: the event waits)
+        let harness = try ControllerHarness(activity: activity, seed: { journal, directory in
+            for name in ["first.bin", "waiting.bin"] {
+                let id = try journal.insert(ControllerHarness.download("http://127.0.0.1/\(name)", in: directory.path))
+                try journal.updateState(id, to: .running)
+                ids.append(id)
+            }
+        }, beforeAttach: { activity.emit(.started(ids[0])) })
+        // Then only the started one shows running; the other waits as queued
+        #expect(harness.waitUntil { $0.row(named: "first.bin")?.state == .running })
+        harness.settle()
+        #expect(harness.row(named: "waiting.bin")?.state == .queued)
+        #expect(harness.state.stats.count(.running) == 1)
+        // When the engine starts the second, it shows running too
+        activity.emit(.started(ids[1]))
+        #expect(harness.waitUntil { $0.row(named: "waiting.bin")?.state == .running })
+        #expect(harness.state.stats.count(.running) == 2)
+    }
+
     @Test func engineEventsShowLiveProgressAndCommandsGoToTheEngine() throws {
         // Given a running task and an engine
         let activity = FakeActivity()
@@ -223,6 +246,7 @@ import Testing
             id = try journal.insert(ControllerHarness.download("http://127.0.0.1/live.bin", in: directory.path))
             try journal.updateState(id, to: .running)
         }
+        activity.emit(.started(id))
         #expect(harness.waitUntil { $0.row(named: "live.bin")?.state == .running })
         // When the engine reports progress
         activity.emit(.progress(id, TransferProgress(receivedBytes: 300, expectedReceivedBytes: 1200, bytesPerSecond: 100)))

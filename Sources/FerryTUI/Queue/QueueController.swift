@@ -48,6 +48,11 @@ public final class QueueController: TaskController {
         var running: [TaskRow.ID: TaskRow] = [:]
         /// The live progress of running tasks, from the activity.
         var live: [TaskRow.ID: TransferProgress] = [:]
+        /// The tasks whose transfer the activity reported started and not yet ended. A task the
+        /// journal says is running but that is not here waits in the engine for a free place
+        /// (the scheduler hands tasks over ahead of need): its row shows it queued, so the
+        /// table never shows more running than the limits allow.
+        var started: Set<TaskRow.ID> = []
         /// The journal revision the posted rows reflect; `nil` before the first snapshot.
         var revision: Int64?
         var listener: Task<Void, Never>?
@@ -56,6 +61,9 @@ public final class QueueController: TaskController {
 
     let journal: Journal
     let activity: (any TransferActivity)?
+    /// The activity's events, subscribed to at `init`: none is missed before `attach(_:)`
+    /// (the engine may start before the front end attaches), and they wait until then.
+    private let activityEvents: AsyncStream<ActivityEvent>?
     let worker = DispatchQueue(label: "ferry.tui.queue-controller")
     let state = Mutex(State())
 
@@ -64,12 +72,13 @@ public final class QueueController: TaskController {
     public init(journal: Journal, activity: (any TransferActivity)? = nil) {
         self.journal = journal
         self.activity = activity
+        activityEvents = activity?.events()
     }
 
     /// `attach(_:)` keeps the inbox, posts the snapshot, starts the revision poll and
     /// listens to the activity's events.
     public func attach(_ inbox: EventInbox) {
-        let stream = activity?.events()
+        let stream = activityEvents
         let executor = WorkerExecutor(queue: worker)
         let listener = stream.map { stream in
             // Runs on the worker (see `WorkerExecutor`), so events are handled in order with commands.
@@ -283,6 +292,8 @@ public final class QueueController: TaskController {
     /// `remember(_:stamp:in:)` notes a row about to be posted and returns it; live progress
     /// is kept for running tasks only (a paused row shows no speed).
     private func remember(_ row: TaskRow, stamp: Int64, in state: inout State) -> TaskRow {
+        var row = row
+        if row.state == .running, activity != nil, !state.started.contains(row.id) { row.state = .queued }
         state.known[row.id] = Known(row, stamp: stamp)
         if row.state == .running {
             state.running[row.id] = row
@@ -295,6 +306,7 @@ public final class QueueController: TaskController {
 
     /// `forget(_:in:)` drops a removed task; true when it had been posted.
     private func forget(_ id: TaskRow.ID, in state: inout State) -> Bool {
+        state.started.remove(id)
         state.running[id] = nil
         state.live[id] = nil
         return state.known.removeValue(forKey: id) != nil
@@ -304,6 +316,7 @@ public final class QueueController: TaskController {
         dispatchPrecondition(condition: .onQueue(worker))
         switch event {
         case .started(let id):
+            _ = state.withLock { $0.started.insert(id.rawValue) }
             refresh(id)
         case .progress(let id, let progress):
             let events = state.withLock { state -> [TUIEvent] in
@@ -316,7 +329,10 @@ public final class QueueController: TaskController {
             }
             post(events)
         case .ended(let id, _, _):
-            _ = state.withLock { $0.live.removeValue(forKey: id.rawValue) }
+            state.withLock { state in
+                state.live[id.rawValue] = nil
+                state.started.remove(id.rawValue)
+            }
             refresh(id)
         case .journalChanged:
             // Every change to the queue moves the revision; progress arrives as events.
