@@ -78,6 +78,16 @@ import Testing
         #expect(state.visible.contains(state.selectedID ?? -1))
     }
 
+    @Test func queueOrderPutsHigherPrioritiesFirstThenPositions() {
+        // Given rows whose positions alone would give another order
+        var high = Fixtures.row(3, "high", position: 9)
+        high.priority = 5
+        let state = Fixtures.state(rows: [Fixtures.row(1, "one", position: 2), Fixtures.row(2, "two", position: 1), high])
+        // Then the higher priority comes first, then the lower position, then the lower id
+        #expect(state.sortOrder == .queue)
+        #expect(state.visible == [3, 2, 1])
+    }
+
     @Test func sortCyclesThroughEveryOrder() {
         var state = Fixtures.state(rows: [
             Fixtures.row(1, "b", .done, done: 10, total: 10),
