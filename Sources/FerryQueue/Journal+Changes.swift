@@ -33,13 +33,8 @@ extension Journal {
         return try read { db in
             var records: [TaskRecord] = []
             records.reserveCapacity(values.count)
-            var start = 0
-            while start < values.count {
-                let chunk = Array(values[start..<min(start + TaskLoader.chunkSize, values.count)])
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                records += try TaskLoader.load(db, sql: "SELECT * FROM task WHERE id IN (\(marks)) ORDER BY id",
-                                               arguments: StatementArguments(chunk))
-                start += TaskLoader.chunkSize
+            try TaskLoader.forEachChunk(of: values) { marks, arguments in
+                records += try TaskLoader.load(db, sql: "SELECT * FROM task WHERE id IN (\(marks)) ORDER BY id", arguments: arguments)
             }
             return records
         }

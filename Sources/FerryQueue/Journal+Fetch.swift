@@ -152,6 +152,17 @@ enum TaskLoader {
     /// `IN (...)` list elsewhere).
     static let chunkSize = 500
 
+    /// `forEachChunk(of:_:)` calls `body` with each run of at most `chunkSize` of `ids`, in
+    /// order, as the placeholders of an `IN (...)` list and their arguments.
+    static func forEachChunk(of ids: [Int64], _ body: (_ marks: String, _ arguments: StatementArguments) throws -> Void) rethrows {
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(start + chunkSize, ids.count)]
+            try body(Array(repeating: "?", count: chunk.count).joined(separator: ","), StatementArguments(Array(chunk)))
+            start += chunkSize
+        }
+    }
+
     /// `load(_:sql:arguments:)` runs a `SELECT * FROM task ...` query and loads the child
     /// rows of the tasks it returns, in two reads per chunk of tasks (four when the chunk
     /// holds an upload; see `Children`).

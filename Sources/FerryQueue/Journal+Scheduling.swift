@@ -179,17 +179,12 @@ extension Journal {
         let values = ids.map(\.rawValue)
         return try read { db in
             var result: [TaskID: TaskState] = [:]
-            var start = 0
-            while start < values.count {
-                let chunk = Array(values[start..<min(start + TaskLoader.chunkSize, values.count)])
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                for row in try Row.fetchAll(db, sql: "SELECT id, state FROM task WHERE id IN (\(marks))",
-                                            arguments: StatementArguments(chunk)) {
+            try TaskLoader.forEachChunk(of: values) { marks, arguments in
+                for row in try Row.fetchAll(db, sql: "SELECT id, state FROM task WHERE id IN (\(marks))", arguments: arguments) {
                     if let state = TaskState(rawValue: row["state"]) {
                         result[TaskID(row["id"] as Int64)] = state
                     }
                 }
-                start += TaskLoader.chunkSize
             }
             return result
         }

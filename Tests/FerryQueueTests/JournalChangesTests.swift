@@ -13,7 +13,9 @@ import Testing
         var before: [TaskID: Int64] = [:]
         try journal.forEachUpdateStamp { id, stamp in before[id] = stamp }
         #expect(before.count == 3)
-        for record in try journal.tasks(ids: ids) {
+        let records = try journal.tasks(ids: ids)
+        #expect(records.map(\.id) == ids)
+        for record in records {
             #expect(before[record.id] == record.updateStamp)
         }
 
@@ -35,5 +37,24 @@ import Testing
         #expect(try #require(after[ids[1]]) == (try #require(before[ids[1]])) + 5)
         #expect(try journal.tasks(ids: [ids[2], ids[1], ids[0]]).map(\.id) == [ids[0], ids[1]])
         #expect(try journal.tasks(ids: []).isEmpty)
+    }
+
+    @Test func readsByIdSpanSeveralChunksOfIds() throws {
+        // Given more tasks than one `IN (...)` list takes, one of them paused and one removed
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        let count = 2 * TaskLoader.chunkSize + 7
+        let ids = try journal.insert((0..<count).map { _ in try download("https://example.com/f") })
+        try journal.updateState(ids[TaskLoader.chunkSize], to: .paused)
+        #expect(try journal.remove([ids[count - 1]]) == 1)
+        // When they are read by id, in reverse order
+        let records = try journal.tasks(ids: ids.reversed())
+        let states = try journal.states(of: ids)
+        // Then every existing task comes back once, in id order, with its state
+        #expect(records.map(\.id) == Array(ids.dropLast()))
+        #expect(states.count == count - 1)
+        #expect(states[ids[TaskLoader.chunkSize]] == .paused)
+        #expect(states[ids[0]] == .queued && states[ids[count - 2]] == .queued)
+        #expect(states[ids[count - 1]] == nil)
     }
 }
