@@ -12,19 +12,6 @@ extension Journal {
 }
 
 extension Journal {
-    /// `forEachUpdateStamp(_:)` calls `body` with every task's id and the time of its last
-    /// change (`updated_at`, Unix milliseconds), in id order: a view that keeps a row per task
-    /// finds what changed or went away without loading the tasks (two integers per row).
-    public func forEachUpdateStamp(_ body: (TaskID, Int64) -> Void) throws(QueueError) {
-        try read { db in
-            let statement = try db.cachedStatement(sql: "SELECT id, updated_at FROM task ORDER BY id")
-            let cursor = try Row.fetchCursor(statement)
-            while let row = try cursor.next() {
-                body(TaskID(row[0] as Int64), row[1] as Int64)
-            }
-        }
-    }
-
     /// `tasks(ids:)` returns the tasks with the given ids that exist, in id order, reading
     /// `TaskLoader.chunkSize` at a time.
     public func tasks(ids: some Collection<TaskID>) throws(QueueError) -> [TaskRecord] {

@@ -24,9 +24,6 @@ public struct TaskRecord: Sendable, Hashable, CustomStringConvertible {
     public var createdAt: Date
     /// `updatedAt` is when the task row last changed (checkpoints included).
     public var updatedAt: Date
-    /// `updateStamp` is `updatedAt` in the journal's unit (Unix milliseconds), as
-    /// `Journal.forEachUpdateStamp(_:)` reports it.
-    public var updateStamp: Int64 { Journal.milliseconds(updatedAt) }
     /// `startedAt` is when the task last went `running`; `nil` if never.
     public var startedAt: Date?
     /// `finishedAt` is when the task last reached `done`, `failed` or `cancelled`; `nil` if never.

@@ -17,9 +17,10 @@ enum RenderBenchmark {
                 urls: ["https://example.com/files/\(index)"], destination: "/downloads/file-\(index).bin"
             )
         }
+        let table = TaskRowTable(rows)
         var state = TUIState(size: Size(width: 80, height: 24))
-        _ = state.apply([.replaceTasks(rows)])
-        _ = state.apply([.key(.pageDown)])
+        table.load(into: &state)
+        _ = table.answer(state.apply([.key(.pageDown)]), in: &state)
         let clock = ContinuousClock()
         var total = Duration.zero
         var worst = Duration.zero

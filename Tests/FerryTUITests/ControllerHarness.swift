@@ -10,7 +10,7 @@ import Glibc
 
 /// `ControllerHarness` is a `QueueController` over a real journal in a temporary directory,
 /// attached to a real `EventInbox` whose events are applied to a `TUIState`, as the run
-/// loop would. Waiting polls the inbox's wake-up descriptor with a bounded timeout.
+/// loop would (the state's row requests go to the controller). Waiting polls the inbox's wake-up descriptor with a bounded timeout.
 final class ControllerHarness {
     let directory: TemporaryDirectory
     let journal: Journal
@@ -39,11 +39,14 @@ final class ControllerHarness {
         directory.remove()
     }
 
-    /// `row(named:)` is the shown row with that name.
-    func row(named name: String) -> TaskRow? { state.tasks.values.first { $0.name == name } }
+    /// `loadedRows` are the rows the front end holds.
+    var loadedRows: [TaskRow] { state.window?.rows ?? [] }
 
-    /// `visibleNames` are the names of the table's rows, in the order shown.
-    var visibleNames: [String] { state.visible.compactMap { state.tasks[$0]?.name } }
+    /// `row(named:)` is the loaded row with that name.
+    func row(named name: String) -> TaskRow? { state.window?.rows.first { $0.name == name } }
+
+    /// `visibleNames` are the names of the table's rows, in the order shown (`?` for a row not loaded).
+    var visibleNames: [String] { (0..<state.listCount).map { state.row(at: $0)?.name ?? "?" } }
 
     /// `send(_:)` performs a command as the front end would.
     func send(_ command: TUICommand) { controller.perform(command) }
@@ -57,19 +60,27 @@ final class ControllerHarness {
             guard left > 0 else { return false }
             var descriptor = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32(min(left, 1) * 1000) + 1)
-            let taken = inbox.takeAll()
-            events += taken
-            _ = state.apply(taken)
+            apply(inbox.takeAll())
         }
         return true
+    }
+
+    /// `apply(_:)` applies events as the run loop would: requests go to the controller, the
+    /// other effects are returned.
+    @discardableResult
+    func apply(_ taken: [TUIEvent]) -> [TUIEffect] {
+        events += taken
+        var others: [TUIEffect] = []
+        for effect in state.apply(taken) {
+            if case .show(let request) = effect { controller.show(request) } else { others.append(effect) }
+        }
+        return others
     }
 
     /// `settle()` waits for the worker to finish queued work, then applies what it posted.
     func settle() {
         controller.waitUntilIdle()
-        let taken = inbox.takeAll()
-        events += taken
-        _ = state.apply(taken)
+        apply(inbox.takeAll())
     }
 
     /// `download(_:in:name:paused:)` is a journal task fetching `url` into `directory`.

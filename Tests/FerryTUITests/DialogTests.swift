@@ -2,11 +2,11 @@ import Testing
 @testable import FerryTUI
 
 @Suite struct DialogTests {
-    private func openDownload(_ state: inout TUIState) {
+    private func openDownload(_ state: inout Screen) {
         Fixtures.press([.character("a")], in: &state)
     }
 
-    private func dialog(_ state: TUIState) -> FormDialog? {
+    private func dialog(_ state: Screen) -> FormDialog? {
         if case .form(let dialog) = state.mode { dialog } else { nil }
     }
 

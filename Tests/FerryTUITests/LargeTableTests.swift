@@ -41,11 +41,11 @@ private final class CountingSource: TaskRowSource {
 
     @Test func headerStatsForTenThousandRowsComeFromTheIncrementalCounts() {
         var state = Fixtures.state(rows: Self.rows)
-        _ = state.update(.updateTasks((0..<100).map { Fixtures.row(Int64($0), "file-\($0).bin", .running, total: 100, speed: 10) }))
+        state.upsert((0..<100).map { Fixtures.row(Int64($0), "file-\($0).bin", .running, total: 100, speed: 10) })
         #expect(state.stats.count(.running) == 100)
         #expect(state.stats.count(.queued) == 9_900)
         #expect(state.stats.downloadSpeed == 1_000)
-        #expect(state.stats == TaskStats(rows: state.tasks.values))
+        #expect(state.stats == state.table.stats)
     }
 
     @Test func filteringTenThousandRowsKeepsOnlyMatches() {

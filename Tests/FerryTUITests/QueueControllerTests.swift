@@ -15,12 +15,14 @@ import Testing
             _ = try journal.insert(ControllerHarness.download("https://user:hunter2@127.0.0.1/b?token=abc", in: directory.path, name: "b.bin", paused: true))
         }
         // When the controller is attached
-        #expect(harness.waitUntil { $0.state.tasks.count == 2 })
-        // Then the first event is the complete snapshot, in queue order
-        guard case .replaceTasks(let rows) = harness.events.first else {
+        #expect(harness.waitUntil { $0.state.listCount == 2 })
+        // Then the first event is the first rows, in queue order
+        guard case .window(let window) = harness.events.first else {
             Issue.record("first event was \(String(describing: harness.events.first))")
             return
         }
+        let rows = window.rows
+        #expect(window.total == 2 && window.offset == 0)
         #expect(rows.map(\.name) == ["big.iso", "b.bin"])
         #expect(rows.map(\.priority) == [0, 0])
         #expect(rows[0].position < rows[1].position)
@@ -55,13 +57,13 @@ import Testing
         let harness = try ControllerHarness()
         harness.settle()
         let missing = harness.directory.path + "/nope"
-        _ = harness.state.apply([.key(.character("a"))])
-        for character in "http://127.0.0.1:9/x.bin" { _ = harness.state.apply([.key(.character(character))]) }
-        _ = harness.state.apply([.key(.tab)])
-        for _ in 0..<2 { _ = harness.state.apply([.key(.control("u"))]) }
-        for character in missing { _ = harness.state.apply([.key(.character(character))]) }
+        _ = harness.apply([.key(.character("a"))])
+        for character in "http://127.0.0.1:9/x.bin" { _ = harness.apply([.key(.character(character))]) }
+        _ = harness.apply([.key(.tab)])
+        for _ in 0..<2 { _ = harness.apply([.key(.control("u"))]) }
+        for character in missing { _ = harness.apply([.key(.character(character))]) }
         // When it is submitted and the controller carries it out
-        let effects = harness.state.apply([.key(.enter)])
+        let effects = harness.apply([.key(.enter)])
         for case .perform(let command) in effects { harness.send(command) }
         #expect(effects.count == 1)
         // Then the dialog comes back with the problem on the directory field, and nothing is queued
@@ -78,7 +80,7 @@ import Testing
         let harness = try ControllerHarness { journal, directory in
             _ = try journal.insert(ControllerHarness.download("http://127.0.0.1/same.bin", in: directory.path))
         }
-        #expect(harness.waitUntil { $0.state.tasks.count == 1 })
+        #expect(harness.waitUntil { $0.state.listCount == 1 })
         // When an upload names a missing file and another download the same destination
         let upload = TUICommand.addUpload(UploadRequest(url: "http://127.0.0.1/up", files: [harness.directory.path + "/missing.txt"]))
         let duplicate = TUICommand.addDownload(DownloadRequest(url: "http://127.0.0.1/other/same.bin", directory: harness.directory.path))
@@ -115,7 +117,7 @@ import Testing
             ids.append(try journal.insert(ControllerHarness.download("http://127.0.0.1/1.bin", in: directory.path)))
             ids.append(try journal.insert(ControllerHarness.download("http://127.0.0.1/2.bin", in: directory.path)))
         }
-        #expect(harness.waitUntil { $0.state.tasks.count == 2 })
+        #expect(harness.waitUntil { $0.state.listCount == 2 })
         // When the first is paused
         harness.send(.pause(ids[0].rawValue))
         // Then the journal and the row say paused
@@ -123,9 +125,9 @@ import Testing
         #expect(try harness.journal.task(ids[0])?.state == .paused)
         // When everything is paused, then everything resumed
         harness.send(.pauseAll)
-        #expect(harness.waitUntil { $0.state.tasks.values.allSatisfy { $0.state == .paused } })
+        #expect(harness.waitUntil { $0.loadedRows.allSatisfy { $0.state == .paused } })
         harness.send(.resumeAll)
-        #expect(harness.waitUntil { $0.state.tasks.values.allSatisfy { $0.state == .queued } })
+        #expect(harness.waitUntil { $0.loadedRows.allSatisfy { $0.state == .queued } })
         #expect(try harness.journal.countsByState()[.queued] == 2)
         // When a queued task is "resumed" (not allowed), the refusal is shown
         harness.send(.resume(ids[1].rawValue))
@@ -138,7 +140,7 @@ import Testing
                 _ = try journal.insert(ControllerHarness.download("http://127.0.0.1/\(name)", in: directory.path))
             }
         }
-        #expect(harness.waitUntil { $0.state.tasks.count == 3 })
+        #expect(harness.waitUntil { $0.state.listCount == 3 })
         let first = try #require(harness.row(named: "a"))
         harness.send(.move(first.id, .down))
         #expect(harness.waitUntil { $0.visibleNames == ["b", "a", "c"] })
@@ -155,12 +157,12 @@ import Testing
         }
         let part = harness.directory.file("gone.bin.part")
         try Data("partial".utf8).write(to: part)
-        #expect(harness.waitUntil { $0.state.tasks.count == 2 })
+        #expect(harness.waitUntil { $0.state.listCount == 2 })
         // When it is removed with its file
         let gone = try #require(harness.row(named: "gone.bin"))
         harness.send(.remove(gone.id, deleteFile: true))
         // Then the row, the journal row and the partial file are gone
-        #expect(harness.waitUntil { $0.state.tasks.count == 1 })
+        #expect(harness.waitUntil { $0.state.listCount == 1 })
         #expect(harness.row(named: "kept.bin") != nil)
         #expect(try harness.journal.task(TaskID(gone.id)) == nil)
         #expect(!FileManager.default.fileExists(atPath: part.path))
@@ -176,43 +178,71 @@ import Testing
         _ = try other.insert(ControllerHarness.download("http://127.0.0.1/elsewhere.iso", in: harness.directory.path))
         // Then the revision poll shows it within a few seconds
         #expect(harness.waitUntil(seconds: 5) { $0.row(named: "elsewhere.iso") != nil })
-        #expect(harness.events.contains { if case .updateTasks(let rows) = $0 { rows.map(\.name) == ["elsewhere.iso"] } else { false } })
+        #expect(harness.state.stats.count(.queued) == 1)
     }
 
-    @Test func changesAndRemovalsByAnotherProcessPostOnlyTheRowsConcerned() throws {
+    @Test func changesAndRemovalsByAnotherProcessAreShownInQueueOrder() throws {
         // Given an open front end on a queue of five tasks
         let harness = try ControllerHarness { journal, directory in
             for name in ["a", "b", "c", "d", "e"] {
                 _ = try journal.insert(ControllerHarness.download("http://127.0.0.1/\(name)", in: directory.path))
             }
         }
-        #expect(harness.waitUntil { $0.state.tasks.count == 5 })
+        #expect(harness.waitUntil { $0.state.listCount == 5 })
         harness.settle()
         let before = harness.events.count
-        let ids = Dictionary(uniqueKeysWithValues: harness.state.tasks.values.map { ($0.name, TaskID($0.id)) })
+        let ids = Dictionary(uniqueKeysWithValues: harness.loadedRows.map { ($0.name, TaskID($0.id)) })
         // When another process pauses one task, removes another and adds a sixth
         let other = try Journal.open(at: harness.journal.path, onCorruption: .fail).journal
         defer { try? other.close() }
         try other.updateState(try #require(ids["b"]), to: .paused)
         _ = try other.remove([try #require(ids["d"])])
         _ = try other.insert(ControllerHarness.download("http://127.0.0.1/f", in: harness.directory.path))
-        // Then the revision poll shows exactly that, in queue order
+        // Then the revision poll shows exactly that, in queue order, with the counts
         #expect(harness.waitUntil(seconds: 5) {
             $0.visibleNames == ["a", "b", "c", "e", "f"] && $0.row(named: "b")?.state == .paused
         })
-        // And only the changed, new and removed rows were posted (no full snapshot again)
-        var posted: [String] = []
-        var removed: [TaskRow.ID] = []
-        for event in harness.events[before...] {
-            switch event {
-            case .updateTasks(let rows): posted += rows.map(\.name)
-            case .removeTasks(let gone): removed += gone
-            case .replaceTasks: Issue.record("a second snapshot was posted")
-            default: break
+        #expect(harness.state.stats.count(.paused) == 1 && harness.state.stats.count(.queued) == 4)
+        // And it took one answer, not one per change
+        let answers = harness.events[before...].filter { if case .window = $0 { true } else { false } }
+        #expect(answers.count == 1)
+    }
+
+    @Test func theControllerLoadsOnlyTheRowsAroundTheScreen() throws {
+        // Given a queue of 2,000 tasks
+        let harness = try ControllerHarness { journal, directory in
+            _ = try journal.insert((0..<2_000).map { try ControllerHarness.download("http://127.0.0.1/f\($0)", in: directory.path) })
+        }
+        let screen = harness.state.layout.tableRows
+        #expect(harness.waitUntil { $0.state.listCount == 2_000 && $0.loadedRows.count == 3 * screen })
+        // Then the front end and the controller hold three screens of rows, not the queue
+        #expect(harness.controller.state.withLock { $0.shown.count } == 3 * screen)
+        #expect(harness.visibleNames.prefix(2) == ["f0", "f1"])
+        // When the user jumps to the end
+        _ = harness.apply([.key(.character("G"))])
+        // Then the rows around the end are loaded and the last task is selected
+        #expect(harness.waitUntil { $0.state.selectedTask?.name == "f1999" })
+        #expect(harness.state.scrollTop == 2_000 - screen)
+        #expect(harness.state.window.map { $0.range.contains(1_999) && $0.rows.count <= 3 * screen } == true)
+        #expect(harness.controller.state.withLock { $0.shown.count } <= 3 * screen)
+    }
+
+    @Test func filterAndNameOrderAreAnsweredFromTheJournal() throws {
+        // Given downloads and an upload with names in mixed case
+        let harness = try ControllerHarness { journal, directory in
+            for name in ["Zeta.iso", "alpha.bin", "ALPHABET.txt", "beta.zip"] {
+                _ = try journal.insert(ControllerHarness.download("http://127.0.0.1/\(name)", in: directory.path))
             }
         }
-        #expect(posted.sorted() == ["b", "f"])
-        #expect(removed == [try #require(ids["d"]).rawValue])
+        #expect(harness.waitUntil { $0.state.listCount == 4 })
+        // When the user filters on "alph"
+        _ = harness.apply("/alph".map { .key(.character($0)) })
+        // Then only the matching tasks are listed
+        #expect(harness.waitUntil { $0.visibleNames == ["alpha.bin", "ALPHABET.txt"] })
+        // When the filter is cleared and the order is by name
+        _ = harness.apply([.key(.escape), .key(.character("s"))])
+        #expect(harness.waitUntil { $0.visibleNames == ["alpha.bin", "ALPHABET.txt", "beta.zip", "Zeta.iso"] })
+        #expect(harness.state.sortOrder == .name)
     }
 
     @Test func aTaskHandedToTheEngineAheadOfNeedShowsQueuedUntilItsTransferStarts() throws {
@@ -236,6 +266,11 @@ import Testing
         activity.emit(.started(ids[1]))
         #expect(harness.waitUntil { $0.row(named: "waiting.bin")?.state == .running })
         #expect(harness.state.stats.count(.running) == 2)
+        // When the engine ends the first, it counts as done and no longer as running
+        try harness.journal.updateState(ids[0], to: .done)
+        activity.emit(.ended(ids[0], .done, error: nil))
+        #expect(harness.waitUntil { $0.row(named: "first.bin")?.state == .done })
+        #expect(harness.waitUntil { $0.state.stats.count(.running) == 1 && $0.state.stats.count(.done) == 1 })
     }
 
     @Test func engineEventsShowLiveProgressAndCommandsGoToTheEngine() throws {

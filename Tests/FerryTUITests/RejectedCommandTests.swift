@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct RejectedCommandTests {
     /// `submitDownload(_:in:)` fills the add-download dialog's URL and submits it.
-    static func submitDownload(_ url: String, in state: inout TUIState) -> TUICommand? {
+    static func submitDownload(_ url: String, in state: inout Screen) -> TUICommand? {
         let effects = Fixtures.press([.character("a")] + Fixtures.type(url) + [.enter], in: &state)
         for case .perform(let command) in effects { return command }
         return nil

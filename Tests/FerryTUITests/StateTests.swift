@@ -10,7 +10,7 @@ import Testing
         var state = Fixtures.state(rows: rows(5))
         Fixtures.press([.down, .down], in: &state)
         #expect(state.selectedID == 3)
-        _ = state.update(.updateTasks([Fixtures.row(0, "first", position: -1)]))
+        state.upsert([Fixtures.row(0, "first", position: -1)])
         #expect(state.selectedID == 3)
         #expect(state.selectedIndex == 3)
     }
@@ -18,7 +18,7 @@ import Testing
     @Test func removingTheSelectedTaskSelectsTheRowThatTakesItsPlace() {
         var state = Fixtures.state(rows: rows(5))
         Fixtures.press([.down, .down], in: &state)
-        _ = state.update(.removeTasks([3]))
+        state.remove([3])
         #expect(state.selectedID == 4)
         #expect(state.selectedIndex == 2)
     }
@@ -26,9 +26,9 @@ import Testing
     @Test func removingTheLastRowClampsTheSelection() {
         var state = Fixtures.state(rows: rows(3))
         Fixtures.press([.character("G")], in: &state)
-        _ = state.update(.removeTasks([3]))
+        state.remove([3])
         #expect(state.selectedID == 2)
-        _ = state.update(.removeTasks([1, 2]))
+        state.remove([1, 2])
         #expect(state.selectedID == nil)
         #expect(state.selectedIndex == 0)
         #expect(state.selectedTask == nil)
@@ -111,17 +111,32 @@ import Testing
         #expect(state.sortOrder == .queue)
     }
 
-    @Test func progressUpdatesReorderOnlyOrdersThatDependOnThem() {
+    @Test func progressChangesTheOrderOnlyInOrdersThatDependOnIt() {
         var state = Fixtures.state(rows: [
             Fixtures.row(1, "a", .running, speed: 1), Fixtures.row(2, "b", .running, speed: 2),
         ])
-        _ = state.update(.updateTasks([Fixtures.row(1, "a", .running, speed: 9)]))
+        state.upsert([Fixtures.row(1, "a", .running, speed: 9)])
         #expect(state.visible == [1, 2])
         Fixtures.press([.character("s"), .character("s"), .character("s")], in: &state)
         #expect(state.sortOrder == .speed)
         #expect(state.visible == [1, 2])
-        _ = state.update(.updateTasks([Fixtures.row(2, "b", .running, speed: 20)]))
+        state.upsert([Fixtures.row(2, "b", .running, speed: 20)])
         #expect(state.visible == [2, 1])
+    }
+
+    @Test func liveProgressReplacesTheLoadedRowInPlace() {
+        // Given two running rows sorted by speed
+        var state = Fixtures.state(rows: [
+            Fixtures.row(1, "a", .running, speed: 9), Fixtures.row(2, "b", .running, speed: 2),
+        ])
+        Fixtures.press([.character("s"), .character("s"), .character("s")], in: &state)
+        // When live progress makes the second faster (the list is the controller's to reorder)
+        let effects = state.state.apply([.updateTasks([Fixtures.row(2, "b", .running, done: 5, speed: 20)])])
+        // Then the row shows it where it stands, and nothing is asked
+        #expect(effects.isEmpty)
+        #expect(state.row(at: 1)?.speed == 20)
+        #expect(state.row(at: 1)?.bytesDone == 5)
+        #expect(state.visible == [1, 2])
     }
 
     @Test func pauseKeyDependsOnTheTaskState() {
@@ -141,7 +156,7 @@ import Testing
     @Test func pauseAllPausesWhileAnythingIsActiveElseResumes() {
         var state = Fixtures.state(rows: [Fixtures.row(1, "a", .running), Fixtures.row(2, "b", .paused)])
         #expect(Fixtures.press([.character("P")], in: &state) == [.perform(.pauseAll)])
-        _ = state.update(.updateTasks([Fixtures.row(1, "a", .paused)]))
+        state.upsert([Fixtures.row(1, "a", .paused)])
         #expect(Fixtures.press([.character("P")], in: &state) == [.perform(.resumeAll)])
     }
 
@@ -238,11 +253,9 @@ import Testing
         #expect(state.stats.count(.running) == 2)
         #expect(state.stats.downloadSpeed == 100)
         #expect(state.stats.uploadSpeed == 7)
-        _ = state.apply([
-            .updateTasks([Fixtures.row(1, "a", .done, speed: 0), Fixtures.row(3, "c", .running, speed: 50)]),
-            .removeTasks([2, 99]),
-        ])
-        #expect(state.stats == TaskStats(rows: state.tasks.values))
+        state.upsert([Fixtures.row(1, "a", .done, speed: 0), Fixtures.row(3, "c", .running, speed: 50)])
+        state.remove([2, 99])
+        #expect(state.stats == state.table.stats)
         #expect(state.stats.count(.running) == 1)
         #expect(state.stats.downloadSpeed == 50)
         #expect(state.stats.uploadSpeed == 0)

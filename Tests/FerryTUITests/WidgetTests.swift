@@ -44,7 +44,7 @@ import Testing
     @Test func namesWithControlOrBidiCharactersNeverReachTheGrid() {
         var state = Fixtures.state(width: 80, height: 24, rows: Self.mixedNames)
         Fixtures.press([.down, .down], in: &state)
-        let grid = Renderer.render(state)
+        let grid = Renderer.render(state.state)
         for y in 0..<grid.height {
             for x in 0..<grid.width {
                 #expect(!grid[x, y].character.unicodeScalars.contains(where: DisplayText.isUnsafe))
@@ -56,7 +56,7 @@ import Testing
     @Test func selectedRowIsHighlightedAcrossTheWholeWidth() {
         var state = Fixtures.state(width: 40, height: 8, rows: Self.mixedNames)
         Fixtures.press([.down], in: &state)
-        let grid = Renderer.render(state)
+        let grid = Renderer.render(state.state)
         for x in 0..<40 {
             #expect(grid[x, 3].style == .selection)
             #expect(grid[x, 2].style != .selection)
@@ -84,7 +84,7 @@ import Testing
         for keys in modes {
             var state = Fixtures.state(width: width, height: height, rows: Self.mixedNames)
             Fixtures.press(keys + Fixtures.type("https://example.com/日本"), in: &state)
-            let grid = Renderer.render(state)
+            let grid = Renderer.render(state.state)
             #expect(grid.size == Size(width: width, height: height))
             #expect(grid.lines().count == height)
             if let cursor = grid.cursor {
@@ -129,7 +129,7 @@ import Testing
     @Test func addDialogScrollsALongUrlAndPlacesTheCursor() {
         var state = Fixtures.state(width: 60, height: 16, rows: [Fixtures.row(1, "form.bin")])
         Fixtures.press([.character("a")] + Fixtures.type("https://example.com/a/very/long/path/to/some/file.iso"), in: &state)
-        let grid = Renderer.render(state)
+        let grid = Renderer.render(state.state)
         let lines = grid.lines()
         #expect(lines[4] == "┌─ Add download ───────────────────────────────────────────┐")
         #expect(lines[5] == "│ URL       …xample.com/a/very/long/path/to/some/file.iso  │")
@@ -142,7 +142,7 @@ import Testing
         #expect(grid[12, 6].style == .field)
         #expect(grid[12, 7].style == .fieldPlaceholder)
         Fixtures.press([.home], in: &state)
-        let home = Renderer.render(state)
+        let home = Renderer.render(state.state)
         #expect(home.lines()[5] == "│ URL       https://example.com/a/very/long/path/to/some/… │")
         #expect(home.cursor == Point(x: 12, y: 5))
     }
@@ -186,7 +186,7 @@ import Testing
     @Test func filterPromptShowsTheTextCursorAndCount() {
         var state = Fixtures.state(width: 40, height: 8, rows: [Fixtures.row(1, "alpha"), Fixtures.row(2, "beta")])
         Fixtures.press([.character("/")] + Fixtures.type("alp"), in: &state)
-        let grid = Renderer.render(state)
+        let grid = Renderer.render(state.state)
         let lines = grid.lines()
         #expect(lines[1] == "  Name /alp 1/2     Size Done      Speed")
         #expect(lines[2].hasPrefix("◌ alpha"))
@@ -217,7 +217,7 @@ import Testing
     @Test func messageLineShowsErrorsInTheErrorStyle() {
         var state = Fixtures.state(width: 40, height: 8)
         _ = state.update(.message(StatusMessage("Disk full\u{7}", isError: true)))
-        let grid = Renderer.render(state)
+        let grid = Renderer.render(state.state)
         #expect(grid.lines()[7] == " Disk full\u{FFFD}                             ")
         #expect(grid[1, 7].style == .error)
     }

@@ -10,10 +10,9 @@ extension QueueController {
     func execute(_ command: TUICommand) {
         switch command {
         case .addDownload(let request):
-            let destinations = state.withLock { state in
-                Set(state.known.values.lazy.compactMap(\.activeDestination))
+            add(command) { () throws(FieldProblem) in
+                try TaskSubmission.download(request, isInUse: { self.isActiveDestination($0) })
             }
-            add(command) { () throws(FieldProblem) in try TaskSubmission.download(request, activeDestinations: destinations) }
         case .addUpload(let request):
             add(command) { () throws(FieldProblem) in try TaskSubmission.upload(request) }
         case .pause(let id):
@@ -35,7 +34,7 @@ extension QueueController {
             } catch {
                 report(error)
             }
-            refresh()
+            answer(reading: true)
         case .quit:
             break
         }
@@ -50,9 +49,9 @@ extension QueueController {
             } catch {
                 throw FieldProblem(error.description)
             }
+            _ = id
             activity?.journalDidChange()
-            // The new task goes at the end of its band; the next revision poll re-ranks all.
-            refresh(id)
+            answer(reading: true)
         } catch {
             post([.rejected(command, error)])
         }
@@ -68,14 +67,20 @@ extension QueueController {
         } catch {
             report(error)
         }
-        refresh(id)
+        answer(reading: true)
     }
 
     private func changeAll(
         from states: Set<JournalState>, to target: JournalState, through engine: (([TaskID]) -> Void)?
     ) {
-        let ids = state.withLock { state in
-            state.known.filter { states.contains(JournalState($0.value.state)) }.map { TaskID($0.key) }.sorted()
+        var ids: [TaskID] = []
+        do {
+            try journal.forEachSummary(labels: false) { summary in
+                if states.contains(summary.state) { ids.append(summary.id) }
+            }
+        } catch {
+            report(error)
+            return
         }
         if let engine {
             // One request for all: the engine changes the journal in one commit.
@@ -92,7 +97,7 @@ extension QueueController {
             }
         }
         if let failure { report(failure) }
-        refresh()
+        answer(reading: true)
     }
 
     private func remove(_ id: TaskID, deleteFile: Bool) {
@@ -107,7 +112,23 @@ extension QueueController {
         } catch {
             report(error)
         }
-        refresh(id)
+        answer(reading: true)
+    }
+
+    /// `isActiveDestination(_:)` is true when an unfinished download already saves to `path`
+    /// (one pass over the queue's names; a failed read lets the add go on).
+    private func isActiveDestination(_ path: String) -> Bool {
+        var found = false
+        do {
+            try journal.forEachSummary(labels: true) { summary in
+                guard !found, summary.kind == .download, summary.state != .done, summary.state != .cancelled,
+                      let label = summary.label else { return }
+                found = TaskRow.destination(kind: summary.kind, label: label) == path
+            }
+        } catch {
+            return false
+        }
+        return found
     }
 
     /// `deleteFiles(of:)` deletes a download's partial file and, once done, its final file;

@@ -3,48 +3,38 @@ import FerryKit
 import FerryQueue
 import Synchronization
 
-/// `QueueController` is the `TaskController` over the persistent queue: it lists the
+/// `QueueController` is the `TaskController` over the persistent queue: it shows the
 /// journal's tasks in the front end and carries out the user's commands as journal writes
 /// (or, for running tasks, through the in-process `TransferActivity`).
 ///
-/// All journal work happens on the controller's own serial worker queue, never on the
-/// front end's thread. At attach it posts a `replaceTasks` snapshot (read a page at a time);
-/// afterwards it posts only the rows that changed. Changes made by other processes (`ferry
-/// add` from another shell) are noticed by reading `Journal.revision()` once a second, and
-/// only between `attach(_:)` and `close()`; with nothing changing, the front end is never
-/// woken. When the revision moved, each task's time of last change (`updated_at`) is compared
-/// with the one its row was made from, and only the tasks that changed are read again: with
-/// 100,000 tasks a refresh costs two integers per task, not a whole task each.
+/// It never holds the whole queue: the list the front end's query asks for is kept as ids
+/// only (`QueueListing`, 8 bytes per task), and rows are made for the tasks on and around the
+/// screen (`TaskViewRequest`) and for the running ones, whose live progress it passes on.
+/// All journal work happens on the controller's own serial worker queue, never on the front
+/// end's thread. At attach it answers `TaskViewRequest.first`; afterwards it answers each
+/// request of the front end, and answers the latest one again when the queue changes.
+/// Changes made by other processes (`ferry add` from another shell) are noticed by reading
+/// `Journal.revision()` once a second, between `attach(_:)` and `close()`; with nothing
+/// changing, the front end is never woken and nothing is read but the revision.
 ///
-/// Thread rules: `attach(_:)` and `perform(_:)` may be called from any thread; all mutable
-/// state sits in one `Mutex`.
+/// Thread rules: `attach(_:)`, `show(_:)` and `perform(_:)` may be called from any thread;
+/// all mutable state sits in one `Mutex`.
 public final class QueueController: TaskController {
     /// `pollInterval` is how often the journal's revision is read while the front end is open.
     public static let pollInterval = DispatchTimeInterval.seconds(1)
 
-    /// `Known` is what the controller keeps of a task it posted: when its record last changed
-    /// (`TaskRecord.updateStamp`), its state (for "pause all" and "resume all") and, for a
-    /// download not done or cancelled, its file (a second download to it is refused). The
-    /// rows themselves, with their URLs, paths and validators, live in the front end only.
-    struct Known {
-        var stamp: Int64
-        var state: TaskState
-        var activeDestination: String?
-
-        init(_ row: TaskRow, stamp: Int64) {
-            self.stamp = stamp
-            state = row.state
-            let active = row.kind == .download && row.state != .done && row.state != .cancelled
-            activeDestination = active ? row.destination : nil
-        }
-    }
-
     /// `State` is everything that changes, behind one lock.
     struct State {
         var inbox: EventInbox?
-        /// Every posted task, by id.
-        var known: [TaskRow.ID: Known] = [:]
-        /// The rows last posted of the running tasks, which live progress updates.
+        /// The latest request of the front end.
+        var request = TaskViewRequest.first
+        /// True while a `show(_:)` waits for the worker.
+        var showPending = false
+        /// The list of the last answer; `nil` before the first, or when it must be read again.
+        var listing: QueueListing?
+        /// The rows of the last answer, by id.
+        var shown: [TaskRow.ID: TaskRow] = [:]
+        /// The rows of the tasks whose transfer runs, which live progress updates.
         var running: [TaskRow.ID: TaskRow] = [:]
         /// The live progress of running tasks, from the activity.
         var live: [TaskRow.ID: TransferProgress] = [:]
@@ -53,10 +43,17 @@ public final class QueueController: TaskController {
         /// (the scheduler hands tasks over ahead of need): its row shows it queued, so the
         /// table never shows more running than the limits allow.
         var started: Set<TaskRow.ID> = []
-        /// The journal revision the posted rows reflect; `nil` before the first snapshot.
-        var revision: Int64?
         var listener: Task<Void, Never>?
         var isClosed = false
+
+        /// `stats` are the listing's counts with the running tasks' speeds.
+        var stats: TaskStats {
+            var stats = listing?.counts ?? TaskStats()
+            for row in running.values where row.state == .running {
+                stats.addSpeed(max(0, row.speed), of: row.kind)
+            }
+            return stats
+        }
     }
 
     let journal: Journal
@@ -99,8 +96,23 @@ public final class QueueController: TaskController {
             listener?.cancel()
             return
         }
-        worker.async { self.refresh() }
+        worker.async { self.answer(reading: true) }
         schedulePoll()
+    }
+
+    /// `show(_:)` keeps the request and answers it on the worker; a burst of requests (a key
+    /// held down) is answered once, for the latest.
+    public func show(_ request: TaskViewRequest) {
+        let first = state.withLock { state -> Bool in
+            state.request = request
+            defer { state.showPending = true }
+            return !state.showPending
+        }
+        guard first else { return }
+        worker.async {
+            self.state.withLock { $0.showPending = false }
+            self.answer(reading: false)
+        }
     }
 
     /// `perform(_:)` queues the command on the worker and returns at once.
@@ -157,121 +169,97 @@ public final class QueueController: TaskController {
         }
     }
 
-    /// `pollRevision()` refreshes the rows when the journal's revision moved and tells the
-    /// activity, so the engine acts on other processes' changes without a poll of its own.
+    /// `pollRevision()` answers again when the journal's revision moved (and tells the
+    /// activity, so the engine acts on other processes' changes without a poll of its own),
+    /// or when a transfer started since the last answer.
     private func pollRevision() {
-        if refreshIfChanged() { activity?.journalDidChange() }
+        if refreshIfChanged() {
+            activity?.journalDidChange()
+        }
     }
 
-    /// `refreshIfChanged()` refreshes the rows when the journal's revision differs from the
-    /// one they reflect, and returns whether it did. Worker only.
+    /// `refreshIfChanged()` answers the latest request again, with the list read again, when
+    /// the journal's revision differs from the one the list reflects; returns whether it did.
+    /// Worker only.
     @discardableResult
     private func refreshIfChanged() -> Bool {
         do {
             let revision = try journal.revision()
-            guard revision != state.withLock({ $0.revision }) else { return false }
+            guard revision != state.withLock({ $0.listing?.revision }) else { return false }
         } catch {
             report(error)
             return false
         }
-        refresh()
+        answer(reading: true)
         return true
     }
 
-    /// `refreshPageSize` is how many tasks the first snapshot reads, and posts, at a time.
-    static let refreshPageSize = 1_000
-
-    /// `refresh()` posts what changed in the queue since the last post (the complete list the
-    /// first time). Worker only.
-    func refresh() {
-        if state.withLock({ $0.revision == nil }) {
-            loadSnapshot()
-        } else {
-            refreshChanged()
-        }
-    }
-
-    /// `loadSnapshot()` reads every task a page at a time and posts each page as it is read:
-    /// `replaceTasks` with the first, `updateTasks` with the others.
-    private func loadSnapshot() {
-        var page: [(TaskRow, Int64)] = []
-        page.reserveCapacity(Self.refreshPageSize)
-        var first = true
-        func flush() {
-            let rows = state.withLock { state -> [TaskRow] in
-                if first { state.known.removeAll() }
-                return page.map { row, stamp in remember(row, stamp: stamp, in: &state) }
-            }
-            post([first ? .replaceTasks(rows) : .updateTasks(rows)])
-            first = false
-            page.removeAll(keepingCapacity: true)
+    /// `answer(reading:)` posts the answer to the latest request: the rows it asks for, read
+    /// from the journal, in the list, which is read again when `reading` or when the request's
+    /// query changed. Worker only.
+    func answer(reading: Bool) {
+        dispatchPrecondition(condition: .onQueue(worker))
+        let (request, kept, started, live) = state.withLock { state in
+            (state.request, state.listing, activity == nil ? nil : state.started, state.live)
         }
         do {
-            let revision = try journal.revision()
-            try journal.forEachTask(pageSize: Self.refreshPageSize) { record in
-                page.append((TaskRow(record: record), record.updateStamp))
-                if page.count == Self.refreshPageSize { flush() }
+            var listing = kept
+            if reading || listing?.query != request.query {
+                listing = try QueueListing(journal: journal, query: request.query, started: started, live: live)
             }
-            if first || !page.isEmpty { flush() }
-            state.withLock { state in
-                state.revision = revision
-                state.live = state.live.filter { state.running[$0.key] != nil }
+            guard var listing else { return }
+            var records = try load(request, from: listing)
+            if records.count < min(request.limit, max(0, listing.order.count - request.offset)) {
+                // A task went away since the list was read: read it again, once.
+                listing = try QueueListing(journal: journal, query: request.query, started: started, live: live)
+                records = try load(request, from: listing)
+                let found = Set(records.map(\.id.rawValue))
+                let slice = slice(of: listing, for: request)
+                listing.drop(Set(slice.filter { !found.contains($0) }))
             }
-        } catch let error as QueueError {
-            report(error)
+            post(answer(request, listing: listing, records: records))
         } catch {
-            // Only the journal's reads throw (`QueueError`); the page handler does not.
-            post([.message(StatusMessage(String(describing: error), isError: true))])
+            report(error)
         }
     }
 
-    /// `refreshChanged()` reads again the tasks whose time of last change differs from the
-    /// one their row was made from (and the new ones), drops the removed ones, and posts that.
-    private func refreshChanged() {
-        let revision: Int64
-        let records: [TaskRecord]
-        let removed: [TaskRow.ID]
-        do {
-            revision = try journal.revision()
-            let known = state.withLock { $0.known.mapValues(\.stamp) }
-            var changed: [TaskID] = []
-            var seen = 0
-            try journal.forEachUpdateStamp { id, stamp in
-                guard let old = known[id.rawValue] else {
-                    changed.append(id)
-                    return
-                }
-                seen += 1
-                if old != stamp { changed.append(id) }
-            }
-            if seen < known.count {
-                var gone = Set(known.keys)
-                try journal.forEachUpdateStamp { id, _ in gone.remove(id.rawValue) }
-                removed = gone.sorted()
-            } else {
-                removed = []
-            }
-            records = try journal.tasks(ids: changed)
-        } catch {
-            report(error)
-            return
-        }
-        let events = state.withLock { state -> [TUIEvent] in
-            let changed = records.map { record in
-                remember(TaskRow(record: record, progress: state.live[record.id.rawValue]), stamp: record.updateStamp, in: &state)
-            }
-            let gone = removed.filter { forget($0, in: &state) }
-            state.revision = revision
-            var events: [TUIEvent] = []
-            if !changed.isEmpty { events.append(.updateTasks(changed)) }
-            if !gone.isEmpty { events.append(.removeTasks(gone)) }
-            return events
-        }
-        post(events)
+    /// The ids of the listing's rows `request` asks for.
+    private func slice(of listing: QueueListing, for request: TaskViewRequest) -> ArraySlice<TaskRow.ID> {
+        let offset = min(request.offset, listing.order.count)
+        return listing.order[offset..<min(listing.order.count, offset + request.limit)]
     }
 
-    /// `refresh(_:)` re-reads one task and posts it (or its removal). Worker only.
-    func refresh(_ id: TaskID) {
+    /// The tasks of the rows `request` asks for, in list order, those that still exist.
+    private func load(_ request: TaskViewRequest, from listing: QueueListing) throws(QueueError) -> [TaskRecord] {
+        let ids = slice(of: listing, for: request)
+        let records = try journal.tasks(ids: ids.map { TaskID($0) })
+        let byID = Dictionary(records.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { (first: TaskRecord, _: TaskRecord) in first })
+        return ids.compactMap { byID[$0] }
+    }
+
+    /// `answer(_:listing:records:)` keeps the listing and the rows made from `records`, and
+    /// returns the window to post.
+    private func answer(_ request: TaskViewRequest, listing: QueueListing, records: [TaskRecord]) -> [TUIEvent] {
+        state.withLock { state in
+            state.listing = listing
+            state.shown.removeAll(keepingCapacity: true)
+            let rows = records.map { record in
+                let row = remember(TaskRow(record: record, progress: state.live[record.id.rawValue]), in: &state)
+                state.shown[row.id] = row
+                return row
+            }
+            let offset = min(request.offset, listing.order.count)
+            let window = TaskWindow(
+                request: request, total: listing.order.count, offset: offset, rows: rows,
+                anchorIndex: request.anchor.flatMap(listing.index(of:)), stats: state.stats)
+            return [.window(window)]
+        }
+    }
+
+    /// `refresh(_:ended:)` reads one task again and posts its row when it is on screen, or the
+    /// answer again when it went away; `ended` when its transfer just ended (the counts follow
+    /// its new state). Worker only.
+    func refresh(_ id: TaskID, ended: Bool = false) {
         let record: TaskRecord?
         do {
             record = try journal.task(id)
@@ -279,22 +267,26 @@ public final class QueueController: TaskController {
             report(error)
             return
         }
+        guard let record else {
+            answer(reading: true)
+            return
+        }
         let events = state.withLock { state -> [TUIEvent] in
-            guard let record else {
-                return forget(id.rawValue, in: &state) ? [.removeTasks([id.rawValue])] : []
-            }
-            let row = TaskRow(record: record, progress: state.live[id.rawValue])
-            return [.updateTasks([remember(row, stamp: record.updateStamp, in: &state)])]
+            let row = remember(TaskRow(record: record, progress: state.live[id.rawValue]), in: &state)
+            if ended { state.listing?.ended(row.id, in: row.state) }
+            guard state.shown[row.id] != nil else { return [.stats(state.stats)] }
+            state.shown[row.id] = row
+            return [.updateTasks([row]), .stats(state.stats)]
         }
         post(events)
     }
 
-    /// `remember(_:stamp:in:)` notes a row about to be posted and returns it; live progress
-    /// is kept for running tasks only (a paused row shows no speed).
-    private func remember(_ row: TaskRow, stamp: Int64, in state: inout State) -> TaskRow {
+    /// `remember(_:in:)` notes a row about to be posted and returns it: a task the journal says
+    /// runs shows queued until its transfer started; live progress is kept for running tasks
+    /// only (a paused row shows no speed).
+    private func remember(_ row: TaskRow, in state: inout State) -> TaskRow {
         var row = row
         if row.state == .running, activity != nil, !state.started.contains(row.id) { row.state = .queued }
-        state.known[row.id] = Known(row, stamp: stamp)
         if row.state == .running {
             state.running[row.id] = row
         } else {
@@ -304,19 +296,14 @@ public final class QueueController: TaskController {
         return row
     }
 
-    /// `forget(_:in:)` drops a removed task; true when it had been posted.
-    private func forget(_ id: TaskRow.ID, in state: inout State) -> Bool {
-        state.started.remove(id)
-        state.running[id] = nil
-        state.live[id] = nil
-        return state.known.removeValue(forKey: id) != nil
-    }
-
     private func handle(_ event: ActivityEvent) {
         dispatchPrecondition(condition: .onQueue(worker))
         switch event {
         case .started(let id):
-            _ = state.withLock { $0.started.insert(id.rawValue) }
+            state.withLock { state in
+                state.started.insert(id.rawValue)
+                state.listing?.started(id.rawValue)
+            }
             refresh(id)
         case .progress(let id, let progress):
             let events = state.withLock { state -> [TUIEvent] in
@@ -325,7 +312,9 @@ public final class QueueController: TaskController {
                 row.apply(progress)
                 guard row != state.running[id.rawValue] else { return [] }
                 state.running[id.rawValue] = row
-                return [.updateTasks([row])]
+                guard state.shown[row.id] != nil else { return [.stats(state.stats)] }
+                state.shown[row.id] = row
+                return [.updateTasks([row]), .stats(state.stats)]
             }
             post(events)
         case .ended(let id, _, _):
@@ -333,7 +322,7 @@ public final class QueueController: TaskController {
                 state.live[id.rawValue] = nil
                 state.started.remove(id.rawValue)
             }
-            refresh(id)
+            refresh(id, ended: true)
         case .journalChanged:
             // Every change to the queue moves the revision; progress arrives as events.
             refreshIfChanged()

@@ -42,33 +42,43 @@ extension TaskRow {
         eta = progress.estimatedSecondsRemaining.map { Int($0.rounded(.up)) }
     }
 
-    /// `name(of:)` is the name shown in the table: the resolved file, else the requested
-    /// name, else the last segment of the URL; for uploads the files sent, else the URL's segment.
+    /// `name(of:)` is the name shown in the table for a loaded task.
     static func name(of record: TaskRecord) -> String {
-        let spec = record.spec
-        if let upload = spec.upload {
-            let files = upload.files.map { lastComponent($0.filename ?? $0.path) } + [upload.bodyFile].compactMap { $0.map(lastComponent) }
+        name(kind: record.kind, label: TaskLabel(record))
+    }
+
+    /// `name(kind:label:)` is the name shown in the table: the resolved file, else the
+    /// requested name, else the last segment of the URL; for uploads the files sent, else the
+    /// URL's segment.
+    static func name(kind: TransferKind, label: TaskLabel) -> String {
+        if kind == .upload {
+            let files = label.uploadNames.map(lastComponent) + [label.uploadBodyFile].compactMap { $0.map(lastComponent) }
             if !files.isEmpty { return files.joined(separator: ", ") }
         } else {
-            if let path = record.finalPath { return lastComponent(path) }
-            if let name = spec.requestedName, !name.isEmpty { return name }
+            if let path = label.finalPath { return lastComponent(path) }
+            if let name = label.requestedName, !name.isEmpty { return name }
         }
-        guard let url = spec.urls.first.flatMap({ URL(string: $0.string) }) else {
-            return spec.urls.first?.masked ?? "?"
+        guard let url = label.firstURL.flatMap({ URL(string: $0.string) }) else {
+            return label.firstURL?.masked ?? "?"
         }
         return SafeFileName.fromURL(url)
     }
 
-    /// `destination(of:)` is the local file of a download (resolved, else planned), or the
-    /// files an upload sends.
+    /// `destination(of:)` is the local file of a loaded task; see `destination(kind:label:)`.
     static func destination(of record: TaskRecord) -> String {
-        let spec = record.spec
-        if let upload = spec.upload {
-            return (upload.files.map(\.path) + [upload.bodyFile].compactMap { $0 }).joined(separator: ", ")
+        destination(kind: record.kind, label: TaskLabel(record))
+    }
+
+    /// `destination(kind:label:)` is the local file of a download (resolved, else planned),
+    /// or the files an upload sends.
+    static func destination(kind: TransferKind, label: TaskLabel) -> String {
+        if kind == .upload {
+            return (label.uploadPaths + [label.uploadBodyFile].compactMap { $0 }).joined(separator: ", ")
         }
-        if let path = record.finalPath { return path }
-        let directory = spec.destinationDirectory ?? "."
-        return directory.hasSuffix("/") ? directory + name(of: record) : directory + "/" + name(of: record)
+        if let path = label.finalPath { return path }
+        let directory = label.destinationDirectory ?? "."
+        let name = name(kind: kind, label: label)
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     private static func lastComponent(_ path: String) -> String {

@@ -13,9 +13,9 @@ import Glibc
 /// A problem names the dialog field to fix (`FieldProblem.field`), so the dialog can be
 /// reopened on it; nothing is inserted when any check fails.
 enum TaskSubmission {
-    /// `download(_:activeDestinations:)` checks a download request and makes its task;
-    /// `activeDestinations` are the files of the unfinished downloads already queued.
-    static func download(_ request: DownloadRequest, activeDestinations: Set<String>) throws(FieldProblem) -> NewTask {
+    /// `download(_:isInUse:)` checks a download request and makes its task; `isInUse` tells
+    /// whether an unfinished download already queued saves to a file.
+    static func download(_ request: DownloadRequest, isInUse: (String) -> Bool) throws(FieldProblem) -> NewTask {
         let url = try transferURL(request.url)
         let directory = absolute(request.directory)
         var status = stat()
@@ -41,7 +41,7 @@ enum TaskSubmission {
         }
         let name = request.name ?? URL(string: url.string).map(SafeFileName.fromURL) ?? SafeFileName.fallback
         let destination = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-        if activeDestinations.contains(destination) {
+        if isInUse(destination) {
             throw FieldProblem("Another task already saves to \(destination); choose another name", field: 2)
         }
         return NewTask(spec: TaskSpec(

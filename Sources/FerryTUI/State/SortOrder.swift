@@ -29,46 +29,38 @@ public enum SortOrder: Sendable, Hashable, CaseIterable {
         return all[(index + 1) % all.count]
     }
 
-    /// `sorted(_:)` returns the rows' ids in this order; ties fall back to queue order. Only
-    /// small sort keys are copied and moved, never the rows (a queue may hold 100,000).
-    public func sorted(_ rows: some Sequence<TaskRow>) -> [TaskRow.ID] {
+    /// `sorted(_:)` returns the tasks' ids in this order; ties fall back to queue order. Only
+    /// the small keys are sorted, never rows (a queue may hold 100,000 tasks).
+    public func sorted(_ keys: [TaskKey]) -> [TaskRow.ID] {
+        var keys = keys
         switch self {
         case .queue:
-            return rows.map(QueueKey.init).sorted().map(\.id)
+            keys.sort(by: Self.queueOrder)
         case .name:
-            let keyed = rows.map { (name: $0.name.lowercased(), place: QueueKey($0)) }
-            return keyed.sorted { a, b in a.name != b.name ? a.name < b.name : a.place < b.place }.map(\.place.id)
+            keys.sort { a, b in a.name != b.name ? a.name < b.name : Self.queueOrder(a, b) }
         case .progress:
-            let keyed = rows.map { (fraction: $0.fraction ?? -1, place: QueueKey($0)) }
-            return keyed.sorted { a, b in a.fraction != b.fraction ? a.fraction > b.fraction : a.place < b.place }.map(\.place.id)
+            keys.sort { a, b in
+                let x = a.fraction ?? -1, y = b.fraction ?? -1
+                return x != y ? x > y : Self.queueOrder(a, b)
+            }
         case .speed:
-            let keyed = rows.map { (speed: $0.speed, place: QueueKey($0)) }
-            return keyed.sorted { a, b in a.speed != b.speed ? a.speed > b.speed : a.place < b.place }.map(\.place.id)
+            keys.sort { a, b in a.speed != b.speed ? a.speed > b.speed : Self.queueOrder(a, b) }
         case .state:
-            let keyed = rows.map { (rank: Self.stateRank($0.state), place: QueueKey($0)) }
-            return keyed.sorted { a, b in a.rank != b.rank ? a.rank < b.rank : a.place < b.place }.map(\.place.id)
+            keys.sort { a, b in
+                let x = Self.stateRank(a.state), y = Self.stateRank(b.state)
+                return x != y ? x < y : Self.queueOrder(a, b)
+            }
         }
+        return keys.map(\.id)
     }
 
     /// `dependsOnProgress` is true when progress updates can change the order.
     public var dependsOnProgress: Bool { self == .progress || self == .speed }
 
-    /// `QueueKey` is a row's place in queue order: priority descending, then position, then id.
-    private struct QueueKey: Comparable {
-        let priority: Int
-        let position: Int
-        let id: TaskRow.ID
-
-        init(_ row: TaskRow) {
-            priority = row.priority
-            position = row.position
-            id = row.id
-        }
-
-        static func < (a: QueueKey, b: QueueKey) -> Bool {
-            if a.priority != b.priority { return a.priority > b.priority }
-            return a.position != b.position ? a.position < b.position : a.id < b.id
-        }
+    /// `queueOrder(_:_:)` is queue order: priority descending, then position, then id.
+    static func queueOrder(_ a: TaskKey, _ b: TaskKey) -> Bool {
+        if a.priority != b.priority { return a.priority > b.priority }
+        return a.position != b.position ? a.position < b.position : a.id < b.id
     }
 
     private static func stateRank(_ state: TaskState) -> Int {

@@ -2,6 +2,8 @@
 public enum TUIEffect: Sendable, Hashable {
     /// Hand a command to the application's `TaskController`.
     case perform(TUICommand)
+    /// `show`: ask the `TaskController` for the rows the screen needs.
+    case show(TaskViewRequest)
     /// `redrawAll`: repaint the whole terminal (Ctrl-L).
     case redrawAll
     /// `quit`: stop the run loop and restore the terminal.

@@ -1,12 +1,15 @@
 /// `TUIEvent` is anything that changes the front end's state: task updates from the
 /// application, keys and resizes from the terminal, and the clock.
 public enum TUIEvent: Sendable, Hashable {
-    /// `replaceTasks`: the complete list of tasks, replacing whatever was shown.
-    case replaceTasks([TaskRow])
-    /// `updateTasks`: new or changed tasks; rows with an unknown id are added.
+    /// `window`: the controller's answer to the latest `TUIEffect.show` request (sent again
+    /// whenever the queue changes); an answer for another query than the current one only
+    /// updates the figures.
+    case window(TaskWindow)
+    /// `updateTasks`: changed rows (live progress); the rows held with these ids are replaced,
+    /// others are off screen and ignored.
     case updateTasks([TaskRow])
-    /// `removeTasks`: tasks that no longer exist.
-    case removeTasks([TaskRow.ID])
+    /// `stats`: the queue's figures changed (counts, speeds).
+    case stats(TaskStats)
     /// `message`: a note for the message line.
     case message(StatusMessage)
     /// `rejected`: the application refused a command from a dialog; the dialog is reopened

@@ -20,7 +20,7 @@ extension TUIState {
         case .pageUp: select(selectedIndex - page)
         case .pageDown: select(selectedIndex + page)
         case .first: select(0)
-        case .last: select(visible.count - 1)
+        case .last: select(listCount - 1)
         case .addDownload: setMode(.form(.download(directory: environment.defaultDirectory)))
         case .addUpload: setMode(.form(.upload()))
         case .togglePause: return togglePause()

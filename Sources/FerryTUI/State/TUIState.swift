@@ -1,29 +1,29 @@
 /// `TUIState` is everything the screen shows, updated only by `apply(_:)`.
 ///
-/// Tasks are stored by id; the filtered and sorted list of visible ids is cached and rebuilt
-/// only when membership, the filter, the sort order or a field the order depends on changes,
-/// and then at most once per batch of events. The selection follows its task across
-/// rebuilds; when the task disappears the row that takes its place is selected.
+/// The task table is a window onto a list the controller keeps: the state holds the rows
+/// around the screen (`window`), the list's length and the queue's figures, never the whole
+/// queue. When the screen moves past the rows held, or the filter, the order or the selected
+/// task changes, `apply(_:)` returns a `TUIEffect.show` request; the controller answers with
+/// a `TUIEvent.window`, and sends a new one for the latest request whenever the queue
+/// changes. The selection follows its task: each request names it (`anchor`) and the answer
+/// says where it stands now; when the task is gone the row that takes its place is selected.
 public struct TUIState: Sendable {
     /// `environment` supplies the default directory and the file check for the dialogs.
     public let environment: TUIEnvironment
     /// `keys` are the key maps in use.
     public let keys: KeyMaps
-    /// `tasks` are all known tasks by id.
-    public private(set) var tasks: [TaskRow.ID: TaskRow] = [:]
-    /// `visible` are the ids shown in the table, filtered and sorted.
-    public private(set) var visible: [TaskRow.ID] = []
+    /// `window` is the last answer for the current query, `nil` before the first.
+    public private(set) var window: TaskWindow?
     /// `stats` are the header's counts and speeds over all tasks.
     public private(set) var stats = TaskStats()
-    /// `filter` is the case-insensitive name filter; empty shows everything.
-    public private(set) var filter = ""
-    /// `sortOrder` is the table's order. `.queue` by default.
-    public private(set) var sortOrder = SortOrder.queue
-    /// `selectedIndex` is the selected row's index in `visible` (0 when the table is empty).
+    /// `query` is the table's filter and order.
+    public private(set) var query = TaskQuery()
+    /// `selectedIndex` is the selected row's index in the list (0 when the table is empty).
     public private(set) var selectedIndex = 0
-    /// `selectedID` is the selected task's id, `nil` when the table is empty.
+    /// `selectedID` is the selected task's id, `nil` when the table is empty or the
+    /// selected row is not loaded yet.
     public private(set) var selectedID: TaskRow.ID?
-    /// `scrollTop` is the index in `visible` of the first row on screen.
+    /// `scrollTop` is the index in the list of the first row on screen.
     public private(set) var scrollTop = 0
     /// `showDetail` is true when the detail pane is wanted. `true` by default.
     public private(set) var showDetail = true
@@ -38,7 +38,11 @@ public struct TUIState: Sendable {
     /// `isFinished` becomes true when the user quits or the application closes the front end.
     public private(set) var isFinished = false
 
-    private var needsReindex = false
+    /// The last request returned as an effect.
+    private var requested: TaskViewRequest?
+
+    /// `lastRequest` is the last `show` request returned as an effect, `nil` before the first.
+    public var lastRequest: TaskViewRequest? { requested }
     /// The dialog behind the last command it produced, kept so a rejection can reopen it.
     private var submitted: (command: TUICommand, dialog: FormDialog)?
 
@@ -49,16 +53,22 @@ public struct TUIState: Sendable {
         self.layout = Layout(size: size, showDetail: true)
     }
 
-    /// `selectedTask` is the selected row, `nil` when the table is empty.
-    public var selectedTask: TaskRow? { selectedID.flatMap { tasks[$0] } }
+    /// `filter` is the case-insensitive name filter; empty shows everything.
+    public var filter: String { query.filter }
+    /// `sortOrder` is the table's order. `.queue` by default.
+    public var sortOrder: SortOrder { query.sortOrder }
+    /// `listCount` is the number of tasks the table lists (0 before the first window).
+    public var listCount: Int { window?.total ?? 0 }
+
+    /// `selectedTask` is the selected row, `nil` when the table is empty or the row is not loaded yet.
+    public var selectedTask: TaskRow? { row(at: selectedIndex) }
 
     /// `wantsTick` is true while a task runs; the run loop ticks only then.
     public var wantsTick: Bool { stats.count(.running) > 0 }
 
-    /// `row(at:)` is the visible row at `index`, `nil` outside the table.
+    /// `row(at:)` is the listed row at `index`, `nil` outside the table or the rows loaded.
     public func row(at index: Int) -> TaskRow? {
-        guard index >= 0, index < visible.count else { return nil }
-        return tasks[visible[index]]
+        window?.row(at: index)
     }
 
     /// `update(_:)` applies one event; see `apply(_:)`.
@@ -66,30 +76,30 @@ public struct TUIState: Sendable {
         apply([event])
     }
 
-    /// `apply(_:)` applies a batch of events in order and returns the effects to carry out.
-    /// The visible list is rebuilt at most once, at the end (or before a key needs it).
+    /// `apply(_:)` applies a batch of events in order and returns the effects to carry out,
+    /// ending with a `show` request when the screen needs rows it does not hold.
     public mutating func apply(_ events: [TUIEvent]) -> [TUIEffect] {
         var effects: [TUIEffect] = []
         for event in events {
             switch event {
-            case .replaceTasks(let rows):
-                tasks = Dictionary(rows.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-                stats = TaskStats(rows: tasks.values)
-                needsReindex = true
-            case .updateTasks(let rows):
-                for row in rows { upsert(row) }
-            case .removeTasks(let ids):
-                for id in ids {
-                    guard let old = tasks.removeValue(forKey: id) else { continue }
-                    stats.remove(old)
-                    needsReindex = true
+            case .window(let answer):
+                stats = answer.stats
+                guard answer.request.query == query else { continue }
+                window = answer
+                if let index = answer.anchorIndex, let anchor = answer.request.anchor, anchor == selectedID {
+                    select(index, keeping: anchor)
+                } else {
+                    select(selectedIndex)
                 }
+            case .updateTasks(let rows):
+                patch(rows)
+            case .stats(let figures):
+                stats = figures
             case .message(let note):
                 message = note
             case .rejected(let command, let problem):
                 reopen(command, with: problem)
             case .key(let key):
-                reindexIfNeeded()
                 effects += handle(key)
             case .resize(let size):
                 relayout(size: size)
@@ -100,7 +110,10 @@ public struct TUIState: Sendable {
                 effects.append(.quit)
             }
         }
-        reindexIfNeeded()
+        if !isFinished, let request = neededRequest() {
+            requested = request
+            effects.append(.show(request))
+        }
         return effects
     }
 
@@ -130,16 +143,11 @@ public struct TUIState: Sendable {
     }
 
     mutating func setFilter(_ text: String) {
-        guard text != filter else { return }
-        filter = text
-        needsReindex = true
-        reindexIfNeeded()
+        query.filter = text
     }
 
     mutating func cycleSort() {
-        sortOrder = sortOrder.next
-        needsReindex = true
-        reindexIfNeeded()
+        query.sortOrder = query.sortOrder.next
     }
 
     mutating func toggleDetail() {
@@ -147,42 +155,40 @@ public struct TUIState: Sendable {
         relayout(size: layout.size)
     }
 
-    /// Selects the row at `index`, clamped to the table, and scrolls it into view.
-    mutating func select(_ index: Int) {
-        selectedIndex = visible.isEmpty ? 0 : min(max(0, index), visible.count - 1)
-        selectedID = visible.isEmpty ? nil : visible[selectedIndex]
+    /// Selects the row at `index`, clamped to the list, and scrolls it into view. The
+    /// selected task is the row's when it is loaded, else `keeping` (its id, when known).
+    mutating func select(_ index: Int, keeping id: TaskRow.ID? = nil) {
+        let count = listCount
+        selectedIndex = count == 0 ? 0 : min(max(0, index), count - 1)
+        selectedID = count == 0 ? nil : row(at: selectedIndex)?.id ?? id
         clampScroll()
     }
 
     // MARK: - Internals
 
-    private mutating func upsert(_ row: TaskRow) {
-        if let old = tasks[row.id] {
-            stats.remove(old)
-            if old.name != row.name || old.priority != row.priority || old.position != row.position
-                || (sortOrder == .state && old.state != row.state)
-                || (sortOrder.dependsOnProgress && (old.speed != row.speed || old.fraction != row.fraction)) {
-                needsReindex = true
-            }
-        } else {
-            needsReindex = true
+    /// `patch(_:)` replaces the loaded rows that have these ids (live progress); rows not
+    /// loaded are off screen and ignored.
+    private mutating func patch(_ rows: [TaskRow]) {
+        guard var answer = window, !rows.isEmpty else { return }
+        var changed = false
+        for row in rows {
+            guard let index = answer.rows.firstIndex(where: { $0.id == row.id }) else { continue }
+            answer.rows[index] = row
+            changed = true
         }
-        tasks[row.id] = row
-        stats.add(row)
+        if changed { window = answer }
     }
 
-    private mutating func reindexIfNeeded() {
-        guard needsReindex else { return }
-        needsReindex = false
-        let needle = filter.lowercased()
-        visible = needle.isEmpty
-            ? sortOrder.sorted(tasks.values)
-            : sortOrder.sorted(tasks.values.lazy.filter { $0.name.lowercased().contains(needle) })
-        if let id = selectedID, let index = visible.firstIndex(of: id) {
-            select(index)
-        } else {
-            select(selectedIndex)
-        }
+    /// `neededRequest()` is the request to send, `nil` when the last one sent already asks
+    /// for the rows on screen, in the current query, with the current selection.
+    private func neededRequest() -> TaskViewRequest? {
+        let screen = max(1, layout.tableRows)
+        let wanted = TaskViewRequest(query: query, offset: scrollTop - screen, limit: 3 * screen, anchor: selectedID)
+        guard let requested, requested.query == query, requested.anchor == selectedID else { return wanted }
+        let end = window.map { min($0.total, scrollTop + screen) } ?? scrollTop + screen
+        let asked = requested.offset..<(requested.offset + requested.limit)
+        let covered = scrollTop >= asked.lowerBound && end <= asked.upperBound
+        return covered ? nil : wanted
     }
 
     private mutating func relayout(size: Size) {
@@ -195,7 +201,7 @@ public struct TUIState: Sendable {
         let rows = max(1, layout.tableRows)
         if selectedIndex < scrollTop { scrollTop = selectedIndex }
         if selectedIndex >= scrollTop + rows { scrollTop = selectedIndex - rows + 1 }
-        scrollTop = min(max(0, scrollTop), max(0, visible.count - rows))
+        scrollTop = min(max(0, scrollTop), max(0, listCount - rows))
     }
 
     /// `clampedHelpScroll(_:)` clamps a help-screen scroll offset to the help text's length.

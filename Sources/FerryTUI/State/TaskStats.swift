@@ -23,21 +23,32 @@ public struct TaskStats: Sendable, Hashable {
 
     /// `add(_:)` counts a row in.
     public mutating func add(_ row: TaskRow) {
-        counts[row.state.rawValue] += 1
-        guard row.state == .running else { return }
-        switch row.kind {
-        case .download: downloadSpeed += max(0, row.speed)
-        case .upload: uploadSpeed += max(0, row.speed)
-        }
+        add(row.state, kind: row.kind, speed: row.speed)
     }
 
     /// `remove(_:)` counts a row out; it must have been added before.
     public mutating func remove(_ row: TaskRow) {
-        counts[row.state.rawValue] -= 1
-        guard row.state == .running else { return }
-        switch row.kind {
-        case .download: downloadSpeed -= max(0, row.speed)
-        case .upload: uploadSpeed -= max(0, row.speed)
+        add(row.state, kind: row.kind, speed: row.speed, times: -1)
+    }
+
+    /// `add(_:kind:speed:times:)` counts a task in `state` in (`times` 1, by default) or out
+    /// (`times` -1); a running task's speed goes to the total of its kind.
+    public mutating func add(_ state: TaskState, kind: TaskKind, speed: Int64 = 0, times: Int = 1) {
+        counts[state.rawValue] += times
+        if state == .running { addSpeed(max(0, speed) * Int64(times), of: kind) }
+    }
+
+    /// `addSpeed(_:of:)` adds a running task's speed (negative: removes it) to its kind's total.
+    public mutating func addSpeed(_ speed: Int64, of kind: TaskKind) {
+        switch kind {
+        case .download: downloadSpeed += speed
+        case .upload: uploadSpeed += speed
         }
+    }
+
+    /// `move(from:to:)` counts one task out of `source` and into `target`, with no speed.
+    public mutating func move(from source: TaskState, to target: TaskState) {
+        counts[source.rawValue] -= 1
+        counts[target.rawValue] += 1
     }
 }

@@ -42,14 +42,8 @@ public final class EventInbox: Sendable {
         if wake { pipe.signal() }
     }
 
-    /// `replaceTasks(_:)` posts the complete task list.
-    public func replaceTasks(_ rows: [TaskRow]) { post(.replaceTasks(rows)) }
-
-    /// `updateTasks(_:)` posts new or changed tasks.
+    /// `updateTasks(_:)` posts changed rows.
     public func updateTasks(_ rows: [TaskRow]) { post(.updateTasks(rows)) }
-
-    /// `removeTasks(_:)` posts tasks that no longer exist.
-    public func removeTasks(_ ids: [TaskRow.ID]) { post(.removeTasks(ids)) }
 
     /// `show(_:)` posts a note for the message line.
     public func show(_ message: StatusMessage) { post(.message(message)) }

@@ -61,6 +61,7 @@ public final class TerminalApp {
                 for effect in state.apply(events) {
                     switch effect {
                     case .perform(let command): controller.perform(command)
+                    case .show(let request): controller.show(request)
                     case .redrawAll:
                         fullRedraw = true
                         drawNow = true

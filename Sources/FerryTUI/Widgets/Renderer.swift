@@ -61,7 +61,7 @@ public enum Renderer {
         var parts: [String] = []
         if state.sortOrder != .queue { parts.append("by \(state.sortOrder.label)") }
         if !state.filter.isEmpty {
-            parts.append("/\(DisplayText.sanitize(state.filter)) \(state.visible.count)/\(state.stats.total)")
+            parts.append("/\(DisplayText.sanitize(state.filter)) \(state.listCount)/\(state.stats.total)")
         }
         return parts.joined(separator: " · ")
     }

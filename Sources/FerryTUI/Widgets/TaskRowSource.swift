@@ -6,5 +6,5 @@ protocol TaskRowSource {
 }
 
 extension TUIState: TaskRowSource {
-    var rowCount: Int { visible.count }
+    var rowCount: Int { listCount }
 }
