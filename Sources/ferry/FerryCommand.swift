@@ -25,6 +25,7 @@ struct FerryCommand: AsyncParsableCommand {
 @main
 enum FerryMain {
     static func main() async {
+        OpenFileLimit.raise()
         do {
             var command = try FerryCommand.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
