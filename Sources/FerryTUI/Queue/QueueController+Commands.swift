@@ -43,13 +43,11 @@ extension QueueController {
     private func add(_ command: TUICommand, _ makeTask: () throws(FieldProblem) -> NewTask) {
         do throws(FieldProblem) {
             let task = try makeTask()
-            let id: TaskID
             do {
-                id = try journal.insert(task)
+                _ = try journal.insert(task)
             } catch {
                 throw FieldProblem(error.description)
             }
-            _ = id
             activity?.journalDidChange()
             answer(reading: true)
         } catch {

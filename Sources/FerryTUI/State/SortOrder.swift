@@ -54,9 +54,6 @@ public enum SortOrder: Sendable, Hashable, CaseIterable {
         return keys.map(\.id)
     }
 
-    /// `dependsOnProgress` is true when progress updates can change the order.
-    public var dependsOnProgress: Bool { self == .progress || self == .speed }
-
     /// `queueOrder(_:_:)` is queue order: priority descending, then position, then id.
     static func queueOrder(_ a: TaskKey, _ b: TaskKey) -> Bool {
         if a.priority != b.priority { return a.priority > b.priority }

@@ -1,5 +1,5 @@
-/// `TaskStats` are the header's figures: tasks per state and the total speeds. They are
-/// kept up to date row by row, so reading them costs nothing per frame.
+/// `TaskStats` are the header's figures: tasks per state and the total speeds. The
+/// controller counts them while it reads the queue and sends them with its answers.
 public struct TaskStats: Sendable, Hashable {
     private var counts = Array(repeating: 0, count: TaskState.allCases.count)
     /// `downloadSpeed` is the summed speed of running downloads, in bytes per second.
@@ -24,11 +24,6 @@ public struct TaskStats: Sendable, Hashable {
     /// `add(_:)` counts a row in.
     public mutating func add(_ row: TaskRow) {
         add(row.state, kind: row.kind, speed: row.speed)
-    }
-
-    /// `remove(_:)` counts a row out; it must have been added before.
-    public mutating func remove(_ row: TaskRow) {
-        add(row.state, kind: row.kind, speed: row.speed, times: -1)
     }
 
     /// `add(_:kind:speed:times:)` counts a task in `state` in (`times` 1, by default) or out
