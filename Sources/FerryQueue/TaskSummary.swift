@@ -12,26 +12,11 @@ public struct TaskSummary: Sendable, Hashable {
     public var priority: Int
     public var position: Int64
     /// `totalLength` is the download's expected size, `nil` while unknown.
-    public var totalLength: Int64?
+    public var totalLength: Int64? = nil
     /// `durableOffset` is how many bytes of the download are safely on disk.
-    public var durableOffset: Int64
+    public var durableOffset: Int64 = 0
     /// `label` is what the task's name and file are made of; `nil` unless asked for.
-    public var label: TaskLabel?
-
-    /// `init(id:kind:state:priority:position:totalLength:durableOffset:label:)` makes a summary.
-    public init(
-        id: TaskID, kind: TransferKind, state: TaskState, priority: Int, position: Int64,
-        totalLength: Int64? = nil, durableOffset: Int64 = 0, label: TaskLabel? = nil
-    ) {
-        self.id = id
-        self.kind = kind
-        self.state = state
-        self.priority = priority
-        self.position = position
-        self.totalLength = totalLength
-        self.durableOffset = durableOffset
-        self.label = label
-    }
+    public var label: TaskLabel? = nil
 }
 
 /// `TaskLabel` is what a task's shown name and local file are made of: for a download the
@@ -39,35 +24,23 @@ public struct TaskSummary: Sendable, Hashable {
 /// the files it sends.
 public struct TaskLabel: Sendable, Hashable {
     /// `destinationDirectory` is the download's directory, `nil` for the working directory.
-    public var destinationDirectory: String?
+    public var destinationDirectory: String? = nil
     /// `requestedName` is the file name the user asked for, `nil` if none.
-    public var requestedName: String?
+    public var requestedName: String? = nil
     /// `finalPath` is the file the download was resolved to, `nil` until resolved.
-    public var finalPath: String?
+    public var finalPath: String? = nil
     /// `firstURL` is the task's first URL, `nil` if it has none.
-    public var firstURL: TransferURL?
+    public var firstURL: TransferURL? = nil
     /// `uploadPaths` are the paths of an upload's files, in order; empty for a download.
-    public var uploadPaths: [String]
+    public var uploadPaths: [String] = []
     /// `uploadNames` are the names an upload's files are sent as (the path when no name was
     /// given), in the order of `uploadPaths`.
-    public var uploadNames: [String]
+    public var uploadNames: [String] = []
     /// `uploadBodyFile` is the file an upload sends as its whole body, `nil` if none.
-    public var uploadBodyFile: String?
+    public var uploadBodyFile: String? = nil
+}
 
-    /// `init(destinationDirectory:requestedName:finalPath:firstURL:uploadPaths:uploadNames:uploadBodyFile:)` makes a label.
-    public init(
-        destinationDirectory: String? = nil, requestedName: String? = nil, finalPath: String? = nil,
-        firstURL: TransferURL? = nil, uploadPaths: [String] = [], uploadNames: [String] = [], uploadBodyFile: String? = nil
-    ) {
-        self.destinationDirectory = destinationDirectory
-        self.requestedName = requestedName
-        self.finalPath = finalPath
-        self.firstURL = firstURL
-        self.uploadPaths = uploadPaths
-        self.uploadNames = uploadNames
-        self.uploadBodyFile = uploadBodyFile
-    }
-
+extension TaskLabel {
     /// `init(_:)` is the label of a loaded task.
     public init(_ record: TaskRecord) {
         let spec = record.spec

@@ -303,4 +303,32 @@ import Testing
         #expect(harness.waitUntil { $0.row(named: "live.bin")?.state == .failed })
         #expect(harness.row(named: "live.bin")?.speed == 0)
     }
+
+    @Test func theHeaderSpeedFollowsEveryProgressAndLeavesWithARemovedTask() throws {
+        // Given two running transfers
+        let activity = FakeActivity()
+        var ids: [TaskID] = []
+        let harness = try ControllerHarness(activity: activity) { journal, directory in
+            for name in ["one.bin", "two.bin"] {
+                let id = try journal.insert(ControllerHarness.download("http://127.0.0.1/\(name)", in: directory.path))
+                try journal.updateState(id, to: .running)
+                ids.append(id)
+            }
+        }
+        for id in ids { activity.emit(.started(id)) }
+        #expect(harness.waitUntil { $0.state.stats.count(.running) == 2 })
+        // When they report 100 and 50 bytes per second, then the first 30
+        activity.emit(.progress(ids[0], TransferProgress(receivedBytes: 10, expectedReceivedBytes: 1000, bytesPerSecond: 100)))
+        activity.emit(.progress(ids[1], TransferProgress(receivedBytes: 10, expectedReceivedBytes: 1000, bytesPerSecond: 50)))
+        #expect(harness.waitUntil { $0.state.stats.downloadSpeed == 150 })
+        activity.emit(.progress(ids[0], TransferProgress(receivedBytes: 20, expectedReceivedBytes: 1000, bytesPerSecond: 30)))
+        // Then the header's speed is their sum each time
+        #expect(harness.waitUntil { $0.state.stats.downloadSpeed == 80 })
+        // When the second is removed while it runs and its transfer ends
+        _ = try harness.journal.remove([ids[1]])
+        activity.emit(.ended(ids[1], .cancelled, error: nil))
+        // Then its speed leaves the header with its row
+        #expect(harness.waitUntil { $0.state.listCount == 1 && $0.state.stats.downloadSpeed == 30 })
+        #expect(harness.visibleNames == ["one.bin"])
+    }
 }

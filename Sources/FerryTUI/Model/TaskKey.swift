@@ -5,31 +5,19 @@ public struct TaskKey: Sendable, Hashable {
     /// `id` identifies the task.
     public var id: TaskRow.ID
     /// `priority` and `position` are the task's place in the queue.
-    public var priority: Int
+    public var priority: Int = 0
     public var position: Int
     /// `state` is the state shown.
     public var state: TaskState
     /// `name` is the lowercased name; empty unless the order needs it.
-    public var name: String
+    public var name: String = ""
     /// `fraction` is the completed share, `nil` when the size is unknown.
-    public var fraction: Double?
+    public var fraction: Double? = nil
     /// `speed` is the current rate in bytes per second.
-    public var speed: Int64
+    public var speed: Int64 = 0
+}
 
-    /// `init(id:priority:position:state:name:fraction:speed:)` makes a key.
-    public init(
-        id: TaskRow.ID, priority: Int = 0, position: Int, state: TaskState, name: String = "",
-        fraction: Double? = nil, speed: Int64 = 0
-    ) {
-        self.id = id
-        self.priority = priority
-        self.position = position
-        self.state = state
-        self.name = name
-        self.fraction = fraction
-        self.speed = speed
-    }
-
+extension TaskKey {
     /// `init(_:)` is the key of a row, its name lowercased.
     public init(_ row: TaskRow) {
         self.init(

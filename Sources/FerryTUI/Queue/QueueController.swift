@@ -34,8 +34,11 @@ public final class QueueController: TaskController {
         var listing: QueueListing?
         /// The rows of the last answer, by id.
         var shown: [TaskRow.ID: TaskRow] = [:]
-        /// The rows of the tasks whose transfer runs, which live progress updates.
-        var running: [TaskRow.ID: TaskRow] = [:]
+        /// The rows of the tasks whose transfer runs, which live progress updates; change
+        /// them with `setRunning(_:for:)`, which keeps `speeds`.
+        private(set) var running: [TaskRow.ID: TaskRow] = [:]
+        /// The summed speeds of the `running` rows, kept as they change (not summed per event).
+        private(set) var speeds = TaskStats()
         /// The live progress of running tasks, from the activity.
         var live: [TaskRow.ID: TransferProgress] = [:]
         /// The tasks whose transfer the activity reported started and not yet ended. A task the
@@ -49,10 +52,17 @@ public final class QueueController: TaskController {
         /// `stats` are the listing's counts with the running tasks' speeds.
         var stats: TaskStats {
             var stats = listing?.counts ?? TaskStats()
-            for row in running.values where row.state == .running {
-                stats.addSpeed(max(0, row.speed), of: row.kind)
-            }
+            stats.addSpeed(speeds.downloadSpeed, of: .download)
+            stats.addSpeed(speeds.uploadSpeed, of: .upload)
             return stats
+        }
+
+        /// `setRunning(_:for:)` keeps `row` as the running row of task `id` (`nil`: none),
+        /// moving its speed in or out of `speeds`.
+        mutating func setRunning(_ row: TaskRow?, for id: TaskRow.ID) {
+            if let old = running[id] { speeds.addSpeed(-max(0, old.speed), of: old.kind) }
+            if let row { speeds.addSpeed(max(0, row.speed), of: row.kind) }
+            running[id] = row
         }
     }
 
@@ -268,6 +278,11 @@ public final class QueueController: TaskController {
             return
         }
         guard let record else {
+            // Removed: its live row (and speed) goes; the list is read again without it.
+            state.withLock { state in
+                state.setRunning(nil, for: id.rawValue)
+                state.live[id.rawValue] = nil
+            }
             answer(reading: true)
             return
         }
@@ -286,11 +301,11 @@ public final class QueueController: TaskController {
     /// only (a paused row shows no speed).
     private func remember(_ row: TaskRow, in state: inout State) -> TaskRow {
         var row = row
-        if row.state == .running, activity != nil, !state.started.contains(row.id) { row.state = .queued }
+        row.state = QueueListing.shownState(row.state, of: row.id, started: activity == nil ? nil : state.started)
         if row.state == .running {
-            state.running[row.id] = row
+            state.setRunning(row, for: row.id)
         } else {
-            state.running[row.id] = nil
+            state.setRunning(nil, for: row.id)
             state.live[row.id] = nil
         }
         return row
@@ -311,7 +326,7 @@ public final class QueueController: TaskController {
                 state.live[id.rawValue] = progress
                 row.apply(progress)
                 guard row != state.running[id.rawValue] else { return [] }
-                state.running[id.rawValue] = row
+                state.setRunning(row, for: id.rawValue)
                 guard state.shown[row.id] != nil else { return [.stats(state.stats)] }
                 state.shown[row.id] = row
                 return [.updateTasks([row]), .stats(state.stats)]

@@ -39,11 +39,8 @@ struct QueueListing {
         try journal.forEachSummary(labels: query.needsNames) { summary in
             let id = summary.id.rawValue
             let kind: TaskKind = summary.kind == .upload ? .upload : .download
-            var state = TaskState(summary.state)
-            if state == .running, let started, !started.contains(id) {
-                state = .queued
-                waiting.insert(id)
-            }
+            let state = Self.shownState(TaskState(summary.state), of: id, started: started)
+            if state == .queued, summary.state == .running { waiting.insert(id) }
             counts.add(state, kind: kind)
             if state == .running { running.insert(id) }
             var name = ""
@@ -65,6 +62,14 @@ struct QueueListing {
         self.counts = counts
         self.waiting = waiting
         self.running = running
+    }
+
+    /// `shownState(_:of:started:)` is the state shown for a task the journal says is in `state`:
+    /// a running task whose transfer has not started (`started` lacks it) shows queued; with
+    /// `started` `nil` (nothing transfers in this process) the journal's state as it is.
+    static func shownState(_ state: TaskState, of id: TaskRow.ID, started: Set<TaskRow.ID>?) -> TaskState {
+        guard state == .running, let started, !started.contains(id) else { return state }
+        return .queued
     }
 
     /// `index(of:)` is the place of a task in the list, `nil` when it is not listed.
