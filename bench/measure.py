@@ -2,8 +2,10 @@
 """Runs commands alternately and reports medians of wall time, CPU time and peak RSS.
 
 Usage: measure.py --runs N --baseline NAME --spec spec.json [--warm-mib N]
-spec.json: [{"name": "...", "cmd": [...], "before": [...optional cleanup cmd...]}, ...]
+spec.json: [{"name": "...", "cmd": [...], "before": [...optional cleanup cmd...], "apart": false}, ...]
 Each round runs every command once, in order, so caches and disk write-back affect all alike.
+Commands marked "apart" run in rounds of their own after all the others' rounds (a command
+that leaves the file system slower for what follows it, without being what is compared).
 --warm-mib N touches N MiB of fresh memory, and gives it back, right before each timed command.
 On a virtual machine whose free memory goes back to the host (a balloon with free page
 reporting), the first write to a page the host took back costs several times an ordinary one:
@@ -76,14 +78,17 @@ def main():
     with open(args.spec) as handle:
         spec = json.load(handle)
     results = {entry["name"]: [] for entry in spec}
-    for round_index in range(args.runs):
-        for entry in spec:
-            wall, cpu, rss, code = run_once(entry["cmd"], entry.get("before"), args.warm_mib)
-            if code != 0:
-                print(f"{entry['name']} failed with exit status {code} in round {round_index + 1}", file=sys.stderr)
-                sys.exit(1)
-            results[entry["name"]].append((wall, cpu, rss))
-            print(f"  round {round_index + 1} {entry['name']:<12} wall {wall:7.3f} s  cpu {cpu:7.3f} s  rss {rss:7.1f} MiB", file=sys.stderr)
+    together = [entry for entry in spec if not entry.get("apart")]
+    apart = [entry for entry in spec if entry.get("apart")]
+    for group in (together, apart):
+        for round_index in range(args.runs if group else 0):
+            for entry in group:
+                wall, cpu, rss, code = run_once(entry["cmd"], entry.get("before"), args.warm_mib)
+                if code != 0:
+                    print(f"{entry['name']} failed with exit status {code} in round {round_index + 1}", file=sys.stderr)
+                    sys.exit(1)
+                results[entry["name"]].append((wall, cpu, rss))
+                print(f"  round {round_index + 1} {entry['name']:<12} wall {wall:7.3f} s  cpu {cpu:7.3f} s  rss {rss:7.1f} MiB", file=sys.stderr)
     medians = {}
     for name, samples in results.items():
         medians[name] = tuple(statistics.median(s[i] for s in samples) for i in range(3))
