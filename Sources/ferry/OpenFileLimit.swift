@@ -14,17 +14,15 @@ enum OpenFileLimit {
     /// `wanted` is the soft limit asked for when the hard limit allows it.
     static let wanted: rlim_t = 65_536
 
-    /// `raise()` raises the soft limit to `min(hard, wanted)` when it is lower, and returns
-    /// the soft limit in force afterwards (`nil` when it cannot be read).
-    @discardableResult
-    static func raise() -> rlim_t? {
+    /// `raise()` raises the soft limit to `min(hard, wanted)` when it is lower; when the
+    /// limits cannot be read or set, they stay as they are.
+    static func raise() {
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        guard getrlimit(resource, &limit) == 0 else { return nil }
+        guard getrlimit(resource, &limit) == 0 else { return }
         let target = min(limit.rlim_max, wanted)
-        guard limit.rlim_cur < target else { return limit.rlim_cur }
-        let before = limit.rlim_cur
+        guard limit.rlim_cur < target else { return }
         limit.rlim_cur = target
-        return setrlimit(resource, &limit) == 0 ? target : before
+        _ = setrlimit(resource, &limit)
     }
 }

@@ -179,9 +179,8 @@ public final class QueueController: TaskController {
         }
     }
 
-    /// `pollRevision()` answers again when the journal's revision moved (and tells the
-    /// activity, so the engine acts on other processes' changes without a poll of its own),
-    /// or when a transfer started since the last answer.
+    /// `pollRevision()` answers again when the journal's revision moved, and tells the
+    /// activity, so the engine acts on other processes' changes without a poll of its own.
     private func pollRevision() {
         if refreshIfChanged() {
             activity?.journalDidChange()

@@ -38,11 +38,8 @@ public struct TUIState: Sendable {
     /// `isFinished` becomes true when the user quits or the application closes the front end.
     public private(set) var isFinished = false
 
-    /// The last request returned as an effect.
-    private var requested: TaskViewRequest?
-
     /// `lastRequest` is the last `show` request returned as an effect, `nil` before the first.
-    public var lastRequest: TaskViewRequest? { requested }
+    public private(set) var lastRequest: TaskViewRequest?
     /// The dialog behind the last command it produced, kept so a rejection can reopen it.
     private var submitted: (command: TUICommand, dialog: FormDialog)?
 
@@ -111,7 +108,7 @@ public struct TUIState: Sendable {
             }
         }
         if !isFinished, let request = neededRequest() {
-            requested = request
+            lastRequest = request
             effects.append(.show(request))
         }
         return effects
@@ -184,7 +181,7 @@ public struct TUIState: Sendable {
     private func neededRequest() -> TaskViewRequest? {
         let screen = max(1, layout.tableRows)
         let wanted = TaskViewRequest(query: query, offset: scrollTop - screen, limit: 3 * screen, anchor: selectedID)
-        guard let requested, requested.query == query, requested.anchor == selectedID else { return wanted }
+        guard let requested = lastRequest, requested.query == query, requested.anchor == selectedID else { return wanted }
         let end = window.map { min($0.total, scrollTop + screen) } ?? scrollTop + screen
         let asked = requested.offset..<(requested.offset + requested.limit)
         let covered = scrollTop >= asked.lowerBound && end <= asked.upperBound

@@ -26,11 +26,11 @@ public struct TaskStats: Sendable, Hashable {
         add(row.state, kind: row.kind, speed: row.speed)
     }
 
-    /// `add(_:kind:speed:times:)` counts a task in `state` in (`times` 1, by default) or out
-    /// (`times` -1); a running task's speed goes to the total of its kind.
-    public mutating func add(_ state: TaskState, kind: TaskKind, speed: Int64 = 0, times: Int = 1) {
-        counts[state.rawValue] += times
-        if state == .running { addSpeed(max(0, speed) * Int64(times), of: kind) }
+    /// `add(_:kind:speed:)` counts a task in `state` in; a running task's speed goes to the
+    /// total of its kind.
+    public mutating func add(_ state: TaskState, kind: TaskKind, speed: Int64 = 0) {
+        counts[state.rawValue] += 1
+        if state == .running { addSpeed(max(0, speed), of: kind) }
     }
 
     /// `addSpeed(_:of:)` adds a running task's speed (negative: removes it) to its kind's total.
