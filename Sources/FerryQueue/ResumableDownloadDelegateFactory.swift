@@ -49,6 +49,8 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         )
         // The scheduler removes the .part once the journal says done.
         policy.keepsPartialNameAfterCommit = true
+        // Every .part of the task carries its mark: another's .part is never used or removed.
+        policy.owner = commitMark(for: record.id)
         // A task that never ran has no .part to reuse or remove: a small one can do without.
         if record.startedAt == nil {
             policy.commitMark = commitMark(for: record.id)

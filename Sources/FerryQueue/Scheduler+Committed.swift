@@ -12,7 +12,7 @@ extension Scheduler {
     /// When the delegates do not check checksums, the file is checked here (a mismatch
     /// deletes it and fails the task), as after a transfer.
     func committedOutcome(of record: TaskRecord, destination: DownloadDestination, url: TransferURL) -> Result<TransferResult, FerryError>? {
-        guard let file = destination.recoverCommittedFile()
+        guard let file = destination.recoverCommittedFile(owner: delegateFactory.commitMark(for: record.id))
             ?? delegateFactory.commitMark(for: record.id).flatMap(destination.recoverMarkedFile) else { return nil }
         let requestURL = URL(string: url.string) ?? file
         let result = TransferResult(response: HTTPResponse(url: requestURL, statusCode: 200), fileURL: file,

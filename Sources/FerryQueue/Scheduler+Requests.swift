@@ -61,12 +61,14 @@ extension Scheduler {
         }
         var destination = directoryPrototype(directoryPath)
         destination.fileName = wanted
-        destination.overwrite = record.spec.overwrite
         var counter = 0
         while destinationsInUse.contains(destination.partialFilePath), counter < 10_000 {
             counter += 1
             destination.fileName = SafeFileName.numbered(wanted, counter)
         }
+        // `--overwrite` replaces only the name asked for: a numbered name (another running
+        // task writes the one asked for) takes the next free name and replaces nothing.
+        destination.overwrite = record.spec.overwrite && counter == 0
         return destination
     }
 

@@ -45,6 +45,15 @@ public actor Scheduler {
     private var retryTimers: [TaskID: Task<Void, Never>] = [:]
     /// `failedAttempts` counts the failed attempts of this run per task, for the retry limit.
     private var failedAttempts: [TaskID: Int] = [:]
+    /// `progressed` are tasks whose last attempt moved the download on before it failed: such
+    /// an attempt does not spend the retry budget (a server that drops every few hundred KB
+    /// still gets the file through).
+    private var progressed: Set<TaskID> = []
+    /// `unproductive` counts the failed attempts of this run per task that did not move the
+    /// download on: the retry budget.
+    private var unproductive: [TaskID: Int] = [:]
+    /// `restarts` counts the fresh starts of tasks whose file changed on the server.
+    private var restarts: [TaskID: Int] = [:]
     /// `mirrorIndex` is the URL each task with a failed mirror has moved on to.
     private var mirrorIndex: [TaskID: Int] = [:]
     /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
@@ -228,7 +237,7 @@ public actor Scheduler {
         for record in records {
             guard let finalPath = record.finalPath, let url = record.spec.urls.first,
                   let destination = try? destination(for: record, url: url) else { continue }
-            destination.removeLeftoverPartialFile(of: finalPath)
+            destination.removeLeftoverPartialFile(of: finalPath, owner: delegateFactory.commitMark(for: record.id))
         }
     }
 
@@ -515,7 +524,9 @@ public actor Scheduler {
                     conclude(record.id, record: record, outcome: committed, intent: nil, response: nil)
                     return
                 }
-                partPath = destination.partialFilePath
+                // The .part this task's delegate uses (another's .part at the name is skipped).
+                partPath = destination.partialFilePath(for: delegateFactory.commitMark(for: record.id),
+                                                       resuming: record.resume.resumeData?.canResume == true)
                 let request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)
                 transfer = lane.session.task(kind: .download, request: request, delegate: delegate)
@@ -690,11 +701,14 @@ public actor Scheduler {
         running.removeValue(forKey: id)
         if entry.finishing { finishingCount -= 1 }
         entry.lane.unregister(transfer)
+        if entry.record.spec.upload == nil, transfer.progress.receivedBytes > entry.record.resume.durableOffset {
+            progressed.insert(id)
+        }
         // The `.part` path stays in use until the attempt is recorded (`concludeEndings()`): a
         // done download's `.part` name is removed then, and no other task may take it before.
         if let partPath = entry.partPath, entry.intent == .cancel || entry.intent == .removed {
-            // A cancelled or removed task will not resume: its partial file goes.
-            unlink(partPath)
+            // A cancelled or removed task will not resume: its partial file goes (its own only).
+            DownloadDestination.removePartialFile(at: partPath, owner: delegateFactory.commitMark(for: id))
         }
         conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response,
                  partPath: entry.partPath, holdsSlot: !entry.finishing)
@@ -762,7 +776,7 @@ public actor Scheduler {
             // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
             if state == .done, ending.intent == nil, let partPath = ending.partPath,
                case .success(let result) = ending.outcome, result.partialNameKept {
-                leftovers.append(partPath)
+                leftovers.append(result.partialFilePath ?? partPath)
             }
             concluded(ending.id, state: state, decision: decision, intent: ending.intent)
         }
@@ -828,6 +842,7 @@ public actor Scheduler {
         intent: StopIntent?, response: HTTPResponse?
     ) -> Decision {
         if let intent {
+            progressed.remove(id)
             switch intent {
             case .pause: return Decision(state: .paused)
             case .requeue: return Decision(state: .queued)
@@ -843,7 +858,10 @@ public actor Scheduler {
                     url: URLMasking.mask(result.response.url), body: result.data))
             } else {
                 failedAttempts.removeValue(forKey: id)
+                unproductive.removeValue(forKey: id)
                 mirrorIndex.removeValue(forKey: id)
+                restarts.removeValue(forKey: id)
+                progressed.remove(id)
                 let upload = record.spec.upload != nil
                 return Decision(state: .done, finalPath: result.fileURL?.path,
                                 reply: upload ? UploadReply.summary(result.response, body: result.data) : nil,
@@ -860,13 +878,21 @@ public actor Scheduler {
         if case .cancelled = error {
             return Decision(state: .queued, message: nil)
         }
+        if case .integrity(.changedOnServer) = error, restarts[id, default: 0] < ResumableDownload.maximumRestarts {
+            // The checkpoint is back at zero: start over at once, no attempt spent.
+            restarts[id, default: 0] += 1
+            progressed.remove(id)
+            return Decision(state: .queued, message: message)
+        }
         let attempts = (failedAttempts[id] ?? 0) + 1
         failedAttempts[id] = attempts
+        // Only attempts that did not move the download on spend the retry budget.
+        if progressed.remove(id) == nil { unproductive[id, default: 0] += 1 }
         var policy = configuration.retryPolicy
         if let retries = record.spec.options.retries {
             policy.retryLimit = max(0, retries)
         }
-        if policy.shouldRetry(error, afterAttempt: attempts) {
+        if policy.shouldRetry(error, afterAttempt: max(1, unproductive[id] ?? 0)) {
             let retryAfter = response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
             return Decision(state: .queued, message: message,
                             retryDelay: policy.delay(afterAttempt: attempts, retryAfter: retryAfter))
@@ -875,9 +901,11 @@ public actor Scheduler {
         if Scheduler.isRemote(error), index + 1 < record.spec.urls.count {
             mirrorIndex[id] = index + 1
             failedAttempts.removeValue(forKey: id)
+            unproductive.removeValue(forKey: id)
             return Decision(state: .queued, message: "\(message); trying the next mirror")
         }
         failedAttempts.removeValue(forKey: id)
+        unproductive.removeValue(forKey: id)
         mirrorIndex.removeValue(forKey: id)
         return Decision(state: .failed, message: message, exitStatus: error.exitStatus)
     }
@@ -911,6 +939,7 @@ public actor Scheduler {
         let moved = changeStates(ids, to: .queued)
         for id in moved {
             failedAttempts.removeValue(forKey: id)
+            unproductive.removeValue(forKey: id)
         }
         fill()
         return moved
@@ -927,6 +956,7 @@ public actor Scheduler {
         }
         for id in moved {
             failedAttempts.removeValue(forKey: id)
+            unproductive.removeValue(forKey: id)
             mirrorIndex.removeValue(forKey: id)
         }
         fill()

@@ -16,10 +16,13 @@ final class DownloadJournal: Sendable {
 
     let journal: Journal
     private let lock: EngineLock
+    /// `journal.identity()`, read once.
+    private let identity: Int64?
 
     private init(journal: Journal, lock: EngineLock) {
         self.journal = journal
         self.lock = lock
+        identity = try? journal.identity()
     }
 
     /// Opens the journal of `--state-dir` (else `$FERRY_STATE_DIR`, else the XDG default),
@@ -57,6 +60,13 @@ final class DownloadJournal: Sendable {
         let id = try journal.insert(NewTask(spec: spec))
         try journal.updateState(id, to: .running)
         return Entry(id: id, resume: nil)
+    }
+
+    /// The mark of task `id`'s files (this journal's identity and the task's id, as the
+    /// queue's `ResumableDownloadDelegateFactory.commitMark(for:)`); `nil` when the identity
+    /// cannot be read.
+    func owner(of id: TaskID) -> CommitMark? {
+        identity.map { CommitMark(value: "\($0)-\(id.rawValue)") }
     }
 
     /// Stores a checkpoint (best effort: a journal that cannot be written must not stop the bytes).

@@ -22,6 +22,12 @@ struct DownloadOptions: ParsableArguments {
     @Option(name: .customLong("limit-rate"), help: "Cap each transfer's speed, e.g. 500K or 2M (bytes per second).")
     var limitRate: String?
 
+    @Option(name: .customLong("low-speed-limit"), help: ArgumentHelp("A transfer slower than this (bytes per second, e.g. 1K) for --low-speed-time seconds is stalled and retried. Default: 1K. A --limit-rate below it lowers it, so throttling is never a stall.", valueName: "RATE"))
+    var lowSpeedLimit: String?
+
+    @Option(name: .customLong("low-speed-time"), help: ArgumentHelp("Seconds below --low-speed-limit before a transfer counts as stalled. Default: 60.", valueName: "SECONDS"))
+    var lowSpeedTime: Int?
+
     @Flag(help: "Replace an existing file instead of saving as NAME.1.EXT.")
     var overwrite = false
 
@@ -50,6 +56,21 @@ struct DownloadOptions: ParsableArguments {
     /// `--checksum` parsed, `nil` when not given.
     func parsedChecksum() throws(FerryError) -> ExpectedChecksum? {
         try checksum.map { text throws(FerryError) in try ExpectedChecksum(parsing: text) }
+    }
+
+    /// `--low-speed-limit` and `--low-speed-time`, `nil` where not given.
+    func parsedLowSpeed() throws(FerryError) -> (limit: Int?, time: Int?) {
+        var limit: Int?
+        if let lowSpeedLimit {
+            guard let rate = RateParser.bytesPerSecond(lowSpeedLimit), rate > 0, rate <= Int64(Int32.max) else {
+                throw .input(.invalidOption("invalid --low-speed-limit \"\(lowSpeedLimit.displayable)\": expected a number of bytes per second with an optional K or M suffix"))
+            }
+            limit = Int(rate)
+        }
+        if let lowSpeedTime, !(1...86_400).contains(lowSpeedTime) {
+            throw .input(.invalidOption("invalid --low-speed-time \(lowSpeedTime): expected 1 to 86400 seconds"))
+        }
+        return (limit, lowSpeedTime)
     }
 
     /// `--limit-rate` in bytes per second, `nil` when not given.

@@ -35,9 +35,11 @@ struct GetCommand: AsyncParsableCommand {
         }
         var headers = HTTPHeaders()
         var rate: Int64?
+        var lowSpeed: (limit: Int?, time: Int?) = (nil, nil)
         do throws(FerryError) {
             headers = try options.parsedHeaders()
             rate = try options.parsedRate()
+            lowSpeed = try options.parsedLowSpeed()
         } catch {
             inputErrors.append(error)
         }
@@ -98,13 +100,19 @@ struct GetCommand: AsyncParsableCommand {
         // between is recognised by recoverCommittedFile instead of fetching a copy).
         policy.keepsPartialNameAfterCommit = true
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
-        var configuration = SessionConfiguration.default
-        configuration.maximumReceiveSpeed = rate
-        let session = SessionManager(configuration: configuration)
+        let session = SessionManager(configuration: .default)
         let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
         let reporter = Reporter(style: style, jobCount: parsed.count, verb: "downloading")
         let retryPolicy = RetryPolicy(retryLimit: options.retries)
 
+        // Settings that vary per transfer travel with its request.
+        func request(_ url: URL) -> Request {
+            var request = Request(url: url, headers: headers)
+            request.maximumReceiveSpeed = rate
+            request.lowSpeedLimit = lowSpeed.limit
+            request.lowSpeedTime = lowSpeed.time
+            return request
+        }
         var downloads: [(entry: DownloadJournal.Entry, download: ResumableDownload)] = []
         for (index, url) in parsed.enumerated() {
             let wanted = options.output ?? SafeFileName.fromURL(url)
@@ -127,11 +135,14 @@ struct GetCommand: AsyncParsableCommand {
                 Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(resume.durableOffset))\n")
             }
             let destination = DownloadDestination(directory: directory, fileName: name, overwrite: options.overwrite)
+            // The .part carries the task's mark: another process's .part is never taken for it.
+            var ownPolicy = policy
+            ownPolicy.owner = journal.owner(of: entry.id)
             let observer = ReportingObserver(reporter: reporter, job: index, label: URLMasking.mask(url))
             let id = entry.id
             let download = ResumableDownload(
-                session: session, request: Request(url: url, headers: headers), destination: destination,
-                policy: policy, retryPolicy: retryPolicy, resumeFrom: entry.resume, observer: observer,
+                session: session, request: request(url), destination: destination,
+                policy: ownPolicy, retryPolicy: retryPolicy, resumeFrom: entry.resume, observer: observer,
                 checkpoint: { data in journal.checkpoint(id, data) }
             )
             downloads.append((entry, download))
@@ -151,13 +162,15 @@ struct GetCommand: AsyncParsableCommand {
             // A file committed just before an earlier run was killed is done, not fetched again.
             let download = jobs[index].download
             let outcome: Result<TransferResult, FerryError>
-            if let file = download.destination.recoverCommittedFile() {
+            if let file = download.destination.recoverCommittedFile(owner: download.policy.owner) {
                 outcome = .success(TransferResult(response: HTTPResponse(url: download.request.url, statusCode: 200), fileURL: file))
             } else {
                 outcome = await download.run()
             }
             journal.finish(jobs[index].entry.id, outcome: outcome)
-            if case .success = outcome { unlink(download.destination.partialFileURL.path) }
+            if case .success(let result) = outcome, let finalPath = result.fileURL?.path {
+                download.destination.removeLeftoverPartialFile(of: finalPath, owner: download.policy.owner)
+            }
             return outcome
         }
         trap.cancel()

@@ -75,6 +75,11 @@ import Testing
         let journal = try Journal.open(at: state.file("journal.sqlite")).journal
         let id = try journal.insert(task(nginx.url("/f.bin"), into: out, name: "f.bin"))
         #expect(try journal.markRunning([id]) == [id])
+        // The .part carries its task's owner mark, as every .part the queue makes does.
+        let owner = try #require(ResumableDownloadDelegateFactory(journal: journal).commitMark(for: id))
+        let part = open("\(out)/f.bin.part", O_RDWR)
+        #expect(PartOwnership.mark(part, with: owner) == 0)
+        close(part)
         let scheduler = Scheduler(journal: journal, configuration: configuration(out))
 
         // When the scheduler runs again.

@@ -51,6 +51,10 @@ ENDPOINTS
         range_start_offset=D  a lying server: a range request a-b is answered with
                               bytes (a+D)-(b+D) (clamped), and Content-Range says so.
         range_total=T         Content-Range total is T instead of n (also on 416).
+        ignore_if_range=1     a Range is served as 206 even when If-Range does not match
+                              (some servers do: the client must compare the validators).
+        partial_unasked=K     a request without Range gets a 206 with bytes K..n-1 and
+                              ``Content-Range: bytes K-(n-1)/n`` (an answer to no question).
 
   ANY /status/<code>?body=<text>&retry_after=<s>&ctype=<type>&location=<url>&header=<N: V>
       That status with that body (default "<code> <reason>\\n", text/plain), Retry-After
@@ -500,8 +504,11 @@ class Handler(BaseHTTPRequestHandler):
         wanted = self.parse_range(self.headers.get("Range"), n)
         if wanted is not None and q.get("ignore_range") != "1":
             if_range = self.headers.get("If-Range")
-            if if_range is not None and not self.if_range_matches(if_range.strip(), etag, lastmod):
+            if if_range is not None and not self.if_range_matches(if_range.strip(), etag, lastmod) \
+                    and q.get("ignore_if_range") != "1":
                 wanted = None
+        if wanted is None and self.headers.get("Range") is None and "partial_unasked" in q:
+            wanted = (min(int(q["partial_unasked"]), max(n - 1, 0)), n - 1)
         if wanted is not None and q.get("ignore_range") != "1":
             if wanted == "unsatisfiable":
                 self.start(416)

@@ -11,10 +11,14 @@ extension DownloadDestination {
     /// (`name`, `name.1.ext`, ...), then in the whole directory (a server-supplied name).
     /// When found, the `.part` is removed, so the download is not fetched again as a copy.
     /// A `.part` with one link is an unfinished download: `nil`, and it is left alone.
-    public func recoverCommittedFile() -> URL? {
-        let partPath = partialFileURL.path
+    ///
+    /// With an `owner`, only its own `.part` counts (`PartOwnership`): a `.part` another
+    /// process made, or a hard link a user planted, is never taken for a committed download.
+    public func recoverCommittedFile(owner: CommitMark? = nil) -> URL? {
+        let partPath = partialFilePath(for: owner)
         var part = stat()
         guard lstat(partPath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1 else { return nil }
+
         for candidate in commitPaths {
             var status = stat()
             guard lstat(candidate, &status) == 0 else { break }
@@ -24,7 +28,7 @@ extension DownloadDestination {
         }
         guard let stream = opendir(directory.path) else { return nil }
         defer { closedir(stream) }
-        let partName = partialFileURL.lastPathComponent
+        let partName = (partPath as NSString).lastPathComponent
         while let entry = readdir(stream) {
             guard entry.pointee.d_ino == part.st_ino else { continue }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
@@ -59,13 +63,20 @@ extension DownloadDestination {
     /// `removeLeftoverPartialFile(of:)` removes the `.part` a killed process left behind after
     /// the download was recorded done: a name still linked to `finishedFile` (same device and
     /// inode) and nothing else; returns whether it did. Any other `.part` is left alone.
+    /// With an `owner`, its `.part` is also looked for where `partialFilePath(for:)` finds it
+    /// (another's `.part` at the name made it take the next one).
     @discardableResult
-    public func removeLeftoverPartialFile(of finishedFile: String) -> Bool {
-        var part = stat()
+    public func removeLeftoverPartialFile(of finishedFile: String, owner: CommitMark? = nil) -> Bool {
         var file = stat()
-        guard lstat(partialFilePath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1,
-              lstat(finishedFile, &file) == 0, Self.isSameFile(file, part) else { return false }
-        return unlink(partialFilePath) == 0
+        guard lstat(finishedFile, &file) == 0 else { return false }
+        let candidates = owner == nil ? [partialFilePath] : [partialFilePath, partialFilePath(for: owner)]
+        for partPath in Set(candidates) {
+            var part = stat()
+            if lstat(partPath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1, Self.isSameFile(file, part) {
+                return unlink(partPath) == 0
+            }
+        }
+        return false
     }
 
     private static func isSameFile(_ lhs: stat, _ rhs: stat) -> Bool {

@@ -19,6 +19,11 @@ public struct DownloadPolicy: Sendable, Hashable {
     /// The mark that lets a small download skip its `.part` (see `CommitMark`); `nil` (always a
     /// `.part`) by default.
     public var commitMark: CommitMark?
+    /// The mark every `.part` of this download carries (its journal and task, see
+    /// `PartOwnership`): a `.part` without it is another's and is never removed, reopened or
+    /// adopted; the download then uses the next free `.part` name. `nil` (the `.part` at the
+    /// name is taken as this download's) by default.
+    public var owner: CommitMark?
 
     public init(checkpointInterval: Double? = defaultCheckpointInterval, keepsPartialFile: Bool = true, expectedChecksum: ExpectedChecksum? = nil, usesContentDisposition: Bool = false) {
         self.checkpointInterval = checkpointInterval

@@ -8,8 +8,17 @@ extension PartialFile {
     /// Returns `nil` when there is no such file, it is a symlink or not a regular file, or it is
     /// shorter than `offset`: then the download starts over with ``create(at:)``, which removes
     /// whatever is there without following it. Throws for other I/O errors.
-    public static func reopen(at url: URL, offset: Int64) throws(FerryError) -> PartialFile? {
-        let path = url.path
+    /// With an `owner`, a file that is not its own (see `PartOwnership`) is never reopened:
+    /// `nil`.
+    public static func reopen(at url: URL, offset: Int64, owner: CommitMark? = nil) throws(FerryError) -> PartialFile? {
+        try reopen(atPath: url.path, offset: offset, owner: owner)
+    }
+
+    /// ``reopen(at:offset:owner:)`` for a path.
+    public static func reopen(atPath path: String, offset: Int64, owner: CommitMark? = nil) throws(FerryError) -> PartialFile? {
+        // An unmarked file is adopted to resume the bytes recorded at its name (and marked).
+        let ownership = owner.map { PartOwnership.of(path, owner: $0) }
+        if let ownership, !ownership.isUsable(adoptingUnmarked: true) { return nil }
         let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT || errno == ELOOP || errno == EISDIR { return nil }
@@ -30,6 +39,7 @@ extension PartialFile {
             Glibc.close(fd)
             throw .file(.from(errno: code, path: path, operation: "truncate"))
         }
+        if let owner, ownership == .unmarked { PartOwnership.mark(fd, with: owner) }
         let file = PartialFile(path: path, descriptor: fd, length: offset)
         file.writeBackStart = offset
         return file

@@ -27,21 +27,28 @@ public final class PartialFile {
 
     /// Creates a new, empty partial file with `O_EXCL|O_NOFOLLOW`, mode 0600.
     ///
-    /// A leftover file of that name (or a planted symlink) is removed first, never followed.
-    public static func create(at url: URL) throws(FerryError) -> PartialFile {
-        try create(atPath: url.path)
+    /// A leftover file of that name is removed first (a planted symlink is removed, never
+    /// followed) only when it is `owner`'s (see `PartOwnership`); another's is left alone and
+    /// the creation fails. With an owner, the new file carries its mark.
+    public static func create(at url: URL, owner: CommitMark? = nil) throws(FerryError) -> PartialFile {
+        try create(atPath: url.path, owner: owner)
     }
 
-    /// ``create(at:)`` for a path.
-    public static func create(atPath path: String) throws(FerryError) -> PartialFile {
+    /// ``create(at:owner:)`` for a path.
+    public static func create(atPath path: String, owner: CommitMark? = nil) throws(FerryError) -> PartialFile {
         var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 && errno == EEXIST {
+            if let owner, !PartOwnership.of(path, owner: owner).isUsable(adoptingUnmarked: false) {
+                throw .file(.alreadyExists(path))
+            }
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .file(.from(errno: errno, path: path, operation: "replace"))
             }
             fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { throw .file(.from(errno: errno, path: path, operation: "create")) }
+        // Best effort: where the file system keeps no attributes, nobody's .part has a mark.
+        if let owner { PartOwnership.mark(fd, with: owner) }
         return PartialFile(path: path, descriptor: fd, length: 0)
     }
 
@@ -165,24 +172,40 @@ public final class PartialFile {
     public func commit(to destination: DownloadDestination, keepingPartialName: Bool = false) throws(FerryError) -> URL {
         guard descriptor >= 0 else { throw .file(.io(path: path, errno: EBADF, operation: "commit")) }
         if isUnnamed { return try commitUnnamed(to: destination) }
+        // The final name is given to the open file, never to whatever the path holds now.
         fchmod(descriptor, 0o666 & ~FileModeMask.current)
-        close()
+        defer { close() }
         if destination.overwrite {
-            guard rename(path, destination.fileURL.path) == 0 else {
-                throw .file(.from(errno: errno, path: destination.fileURL.path, operation: "rename to"))
+            let target = destination.fileURL.path
+            let staging = destination.filePath(named: ".\(destination.fileName).ferry-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            if csystem_link_descriptor(descriptor, staging) == 0 {
+                guard rename(staging, target) == 0 else {
+                    let code = errno
+                    unlink(staging)
+                    throw .file(.from(errno: code, path: target, operation: "rename to"))
+                }
+                if !keepingPartialName { removeOwnName() }
+                return destination.fileURL
+            }
+            guard errno == EPERM || errno == EOPNOTSUPP || errno == EXDEV, isStillAtPath else {
+                throw .file(.from(errno: errno, path: target, operation: "create"))
+            }
+            guard rename(path, target) == 0 else {
+                throw .file(.from(errno: errno, path: target, operation: "rename to"))
             }
             return destination.fileURL
         }
         for candidate in destination.commitPaths {
-            if link(path, candidate) == 0 {
-                if !keepingPartialName { unlink(path) }
+            if csystem_link_descriptor(descriptor, candidate) == 0 {
+                if !keepingPartialName { removeOwnName() }
                 return URL(fileURLWithPath: candidate, isDirectory: false)
             }
             let code = errno
             if code == EEXIST { continue }
             if code == EPERM || code == EOPNOTSUPP || code == EXDEV {
-                // No hard links here: check-then-rename is the best this file system allows.
+                // No hard links here: check-then-rename (of this very file) is the best this file system allows.
                 if access(candidate, F_OK) == 0 { continue }
+                guard isStillAtPath else { throw .file(.io(path: path, errno: ESTALE, operation: "commit (the file was replaced)")) }
                 guard rename(path, candidate) == 0 else {
                     throw .file(.from(errno: errno, path: candidate, operation: "rename to"))
                 }
@@ -191,6 +214,19 @@ public final class PartialFile {
             throw .file(.from(errno: code, path: candidate, operation: "create"))
         }
         throw .file(.alreadyExists(destination.fileURL.path))
+    }
+
+    /// Whether ``path`` still names the open file (same device and inode, not a symlink).
+    private var isStillAtPath: Bool {
+        var open = stat()
+        var named = stat()
+        return fstat(descriptor, &open) == 0 && lstat(path, &named) == 0
+            && open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
+    /// Removes ``path`` when it still names the open file (another's file there is left alone).
+    private func removeOwnName() {
+        if isStillAtPath { unlink(path) }
     }
 
     /// `commitUnnamed(to:)` is `commit(to:)` for an unnamed file: one link to the first free

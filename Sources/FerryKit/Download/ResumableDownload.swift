@@ -74,6 +74,7 @@ public final class ResumableDownload: Sendable {
     /// Runs attempts until the download succeeds, fails for good, or is cancelled.
     public func run() async -> Result<TransferResult, FerryError> {
         var attempt = 1
+        var unproductive = 0
         var restarts = 0
         while true {
             let resume = state.withLock { $0.resume }
@@ -81,7 +82,7 @@ public final class ResumableDownload: Sendable {
                 record(data)
             }
             var attemptRequest = request
-            if let resume, resume.canResume, let finalURL = resume.finalURL { attemptRequest.url = finalURL }
+            if let resume, resume.canResume, let finalURL = resume.finalURL { attemptRequest = request.moved(to: finalURL) }
             let task = session.task(kind: .download, request: attemptRequest, delegate: delegate)
             let cancelled = state.withLock { state -> Bool in
                 if state.cancelled { return true }
@@ -102,7 +103,10 @@ public final class ResumableDownload: Sendable {
                 restarts += 1
                 continue
             }
-            guard retryPolicy.shouldRetry(error, afterAttempt: attempt) else { return outcome }
+            // Only attempts that did not move the download on spend the retry budget (a server
+            // that drops every few hundred KB still delivers); the delay grows with every one.
+            if (state.withLock { $0.resume?.durableOffset } ?? 0) <= resume?.durableOffset ?? 0 { unproductive += 1 }
+            guard retryPolicy.shouldRetry(error, afterAttempt: max(1, unproductive)) else { return outcome }
             let retryAfter = task.response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
             let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter, random: random)
             observer?.willRetry(after: error, delay: delay, attempt: attempt)

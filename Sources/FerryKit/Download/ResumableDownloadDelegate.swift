@@ -33,6 +33,9 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     private let restart = Atomic<Bool>(false)
 
     private var file: PartialFile?
+    /// The `.part` this download uses: `NAME.part`, or the next free name when another's
+    /// `.part` is there (`DownloadDestination.partialFilePath(for:)`); chosen once per attempt.
+    private lazy var partialFilePath = destination.partialFilePath(for: policy.owner, resuming: resumeFrom?.canResume == true)
     /// The engine's unnamed files made ahead, taken from the task at the response.
     private var reserve: UnnamedFileReserve?
     /// The validators, total and URL of the bytes in `file`, once a response was accepted.
@@ -77,7 +80,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     public func additionalHeaders(for task: TransferTask) -> HTTPHeaders {
         guard let resumeFrom, resumeFrom.canResume, let ifRange = resumeFrom.ifRange else { return [:] }
         do throws(FerryError) {
-            guard let reopened = try PartialFile.reopen(at: destination.partialFileURL, offset: resumeFrom.durableOffset) else { return [:] }
+            guard let reopened = try PartialFile.reopen(atPath: partialFilePath, offset: resumeFrom.durableOffset, owner: policy.owner) else { return [:] }
             file = reopened
             resumedOffset = resumeFrom.durableOffset
         } catch {
@@ -102,8 +105,20 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         if let offset = resumedOffset, let resumeFrom {
             try accept(response, resumingAt: offset, from: resumeFrom, contentLength: contentLength)
         } else if response.isSuccess {
-            try startFresh(with: response, contentLength: contentLength)
+            let total = response.statusCode == 206 ? try Self.wholeRangeTotal(of: response) : nil
+            try startFresh(with: response, contentLength: contentLength, total: total)
         }
+    }
+
+    /// `wholeRangeTotal(of:)` is the length of a 206 to a request that asked for no range,
+    /// which is acceptable only when its Content-Range covers the whole file (`0-(N-1)/N`);
+    /// any other range is an error, never a file saved without its head or tail.
+    static func wholeRangeTotal(of response: HTTPResponse) throws(FerryError) -> Int64 {
+        let header = response.headers["Content-Range"] ?? ""
+        guard case .bytes(0, let last, let total?)? = ContentRange(parsing: header), last == total - 1 else {
+            throw .integrity(.unexpectedRange("no range was asked for, the server answered 206 with \"\(header.printable)\""))
+        }
+        return total
     }
 
     public func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {
@@ -139,7 +154,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
                     throw .validation(.unacceptableStatus(response.statusCode, reason: response.reasonPhrase, url: URLMasking.mask(response.url), body: errorBody))
                 }
             }
-            guard let file else { throw .file(.io(path: destination.partialFileURL.path, errno: EBADF, operation: "write")) }
+            guard let file else { throw .file(.io(path: partialFilePath, errno: EBADF, operation: "write")) }
             if let total = current?.totalLength, file.length != total {
                 throw file.length < total ? .integrity(.truncated(expected: total, received: file.length)) : .integrity(.lengthMismatch(expected: total, actual: file.length))
             }
@@ -160,6 +175,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             self.file = nil
             var transferred = TransferResult(response: response, fileURL: finalURL, bytesReceived: length, bytesSent: bytesSent)
             transferred.partialNameKept = keepsPartialName
+            if keepsPartialName { transferred.partialFilePath = partialFilePath }
             return .success(transferred)
         } catch {
             stop()
@@ -173,15 +189,17 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         let rangeHeader = response.headers["Content-Range"] ?? ""
         switch response.statusCode {
         case 206:
+            // The validators first: a server that ignores If-Range answers 206 for a file that
+            // changed, and only the reply's own ETag / Last-Modified tell.
+            if let changed = Self.changedValidator(of: response, comparedWith: resumeFrom) {
+                try startOver(because: changed)
+            }
             guard case .bytes(let first, let last, let total?)? = ContentRange(parsing: rangeHeader), first == offset,
-                  resumeFrom.totalLength.map({ $0 == total }) ?? true else {
-                throw .integrity(.resumeRejected("asked for bytes \(offset)- of \(resumeFrom.totalLength.map(String.init) ?? "?"), the server sent \"\(rangeHeader)\""))
+                  last == total - 1, resumeFrom.totalLength.map({ $0 == total }) ?? true else {
+                throw .integrity(.resumeRejected("asked for bytes \(offset)- of \(resumeFrom.totalLength.map(String.init) ?? "?"), the server sent \"\(rangeHeader.printable)\"; the partial file was kept (delete \(partialFilePath.printable) to start over)"))
             }
             if let contentLength, contentLength != last - first + 1 {
-                throw .integrity(.invalidLength("Content-Length \(contentLength) with Content-Range \(rangeHeader)"))
-            }
-            if let etag = response.headers["ETag"].flatMap(ResumeData.strongETag), let recorded = resumeFrom.etag, etag != recorded {
-                throw .integrity(.resumeRejected("the server sent a range of another version (ETag \(etag), expected \(recorded))"))
+                throw .integrity(.invalidLength("Content-Length \(contentLength) with Content-Range \(rangeHeader.printable)"))
             }
             var accepted = resumeFrom
             accepted.finalURL = response.url
@@ -207,9 +225,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
                 }
                 return
             }
-            checkpoint(ResumeData())
-            restart.store(true, ordering: .releasing)
-            throw .integrity(.resumeRejected("the server has \"\(rangeHeader)\" but \(offset) bytes are on disk; starting over"))
+            try startOver(because: "it answered \"\(rangeHeader.printable)\" with \(offset) bytes on disk")
         case 200..<300:
             // The file changed or ranges are not supported: start over, never append.
             file?.close()
@@ -221,8 +237,31 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         }
     }
 
-    private func startFresh(with response: HTTPResponse, contentLength: Int64?) throws(FerryError) {
-        let fresh = ResumeData(response: response, totalLength: response.statusCode == 200 ? contentLength : nil, durableOffset: 0)
+    /// `changedValidator(of:comparedWith:)` says how a 206's validators differ from the
+    /// recorded ones (the strong ETag when one was recorded, else Last-Modified; a validator
+    /// missing from the reply counts as changed); `nil` when they match.
+    static func changedValidator(of response: HTTPResponse, comparedWith recorded: ResumeData) -> String? {
+        if let etag = recorded.etag {
+            let reply = response.headers["ETag"].flatMap(ResumeData.strongETag)
+            return reply == etag ? nil : "ETag \(reply?.printable ?? "missing"), was \(etag.printable)"
+        }
+        if let lastModified = recorded.lastModified {
+            let reply = response.headers["Last-Modified"]?.trimmingBlanks()
+            return reply == lastModified ? nil : "Last-Modified \(reply?.printable ?? "missing"), was \(lastModified.printable)"
+        }
+        return nil
+    }
+
+    /// `startOver(because:)` forgets the bytes on disk (the journal first) and ends the attempt
+    /// asking for a fresh start (``requestsRestart``).
+    private func startOver(because why: String) throws(FerryError) -> Never {
+        checkpoint(ResumeData())
+        restart.store(true, ordering: .releasing)
+        throw .integrity(.changedOnServer(why))
+    }
+
+    private func startFresh(with response: HTTPResponse, contentLength: Int64?, total: Int64? = nil) throws(FerryError) {
+        let fresh = ResumeData(response: response, totalLength: response.statusCode == 200 ? contentLength : total, durableOffset: 0)
         // The journal forgets the old bytes before they are destroyed. When it trusts no byte
         // yet (a first attempt) there is nothing to forget: no write, which matters when
         // thousands of small files start one after another.
@@ -246,7 +285,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
                                                     reserve: reserve) {
             return unnamed
         }
-        return try PartialFile.create(atPath: destination.partialFilePath)
+        return try PartialFile.create(atPath: partialFilePath, owner: policy.owner)
     }
 
     /// Checkpoints when periodic checkpoints are on, the interval passed and new bytes were

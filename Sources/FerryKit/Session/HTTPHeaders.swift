@@ -77,12 +77,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
-    /// Names whose values are secrets: never printed, logged or shown.
+    /// Names whose values are secrets, lowercased: credentials (`Authorization`,
+    /// `Proxy-Authorization`) and session state (`Cookie`, `Set-Cookie`).
     public static let secretNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
 
-    /// Whether `name` is a header whose value is a secret.
+    /// Fragments that make any header whose lowercased name contains one a secret
+    /// (`X-Auth-Token`, `X-Api-Key`, `X-Session-Id`...): over-masking is cheap, a leak is not.
+    public static let secretNameFragments = ["auth", "token", "secret", "password", "passwd",
+                                             "api-key", "apikey", "session", "cookie"]
+
+    /// Whether `name` is a header whose value is a secret: never printed, logged or shown, and
+    /// sent only to the ``Origin`` it was given for (also after a redirect, a retry or a resume).
+    /// The one rule for every output and every request.
     public static func isSecret(_ name: String) -> Bool {
-        secretNames.contains(name.lowercased())
+        let lower = name.lowercased()
+        return secretNames.contains(lower) || secretNameFragments.contains(where: { lower.contains($0) })
     }
 
     /// The fields with secret values replaced by `***`, for display.

@@ -14,12 +14,37 @@ public struct Request: Sendable {
     public var body: RequestBody?
     /// Seconds allowed to connect, `nil` for the session's default.
     public var connectTimeout: Double?
+    /// The origin the request's secrets (secret headers, URL credentials) were given for;
+    /// `nil` means the origin of ``url``. They are sent only while the URL being fetched has
+    /// this origin (see ``Origin``), so a request moved to another URL (``moved(to:)``) keeps
+    /// them from other hosts. `nil` by default.
+    public var credentialOrigin: Origin?
+    /// The receive speed cap in bytes per second for this transfer, `nil` for the session's
+    /// (``SessionConfiguration/maximumReceiveSpeed``). `nil` by default.
+    public var maximumReceiveSpeed: Int64?
+    /// A transfer slower than ``lowSpeedLimit`` bytes per second for ``lowSpeedTime`` seconds
+    /// is stalled; `nil` for the session's values. `nil` by default.
+    public var lowSpeedLimit: Int?
+    /// See ``lowSpeedLimit``; `nil` for the session's value. `nil` by default.
+    public var lowSpeedTime: Int?
 
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
+    }
+
+    /// The origin whose secrets this request carries: ``credentialOrigin``, else ``url``'s.
+    public var secretsOrigin: Origin? { credentialOrigin ?? Origin(url) }
+
+    /// The same request sent to `url` (the URL that served a download's bytes, say): its
+    /// secrets stay bound to the origin they were given for.
+    public func moved(to url: URL) -> Request {
+        var moved = self
+        moved.credentialOrigin = secretsOrigin
+        moved.url = url
+        return moved
     }
 
     /// Parses and checks a URL typed by a user: http or https, a host, no spaces or control characters.

@@ -6,10 +6,17 @@ public struct SessionConfiguration: Sendable {
     public var maximumRedirects = 10
     /// Seconds allowed to connect, `30` by default. There is no total timeout: large transfers take long.
     public var connectTimeout: Double = 30
-    /// A transfer slower than ``lowSpeedLimit`` bytes per second for this many seconds is stalled, `30` by default.
-    public var lowSpeedTime = 30
-    /// The speed in bytes per second under which a transfer counts as stalled, `1` by default.
-    public var lowSpeedLimit = 1
+    /// A transfer slower than ``lowSpeedLimit`` bytes per second for this many seconds is
+    /// stalled (and retried), `60` by default.
+    public var lowSpeedTime = SessionConfiguration.defaultLowSpeedTime
+    /// The speed in bytes per second under which a transfer counts as stalled, `1024` by
+    /// default: a server feeding a few bytes a second does not hold a transfer for hours. A
+    /// speed cap Ferry imposes keeps it lower (throttling is never a stall).
+    public var lowSpeedLimit = SessionConfiguration.defaultLowSpeedLimit
+    /// `1024` bytes per second.
+    public static let defaultLowSpeedLimit = 1024
+    /// `60` seconds.
+    public static let defaultLowSpeedTime = 60
     /// libcurl's receive buffer in bytes, `512 KiB` by default (libcurl's own default is 16 KiB).
     public var receiveBufferSize = 512 * 1024
     /// libcurl's upload buffer in bytes, `512 KiB` by default.

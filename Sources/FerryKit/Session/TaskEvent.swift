@@ -34,6 +34,8 @@ public struct TransferResult: Sendable {
     /// Whether the download's `.part` is still linked to ``fileURL`` for the caller to remove
     /// (`DownloadPolicy.keepsPartialNameAfterCommit`); `false` when there was no `.part`.
     public var partialNameKept = false
+    /// The path of that `.part` when ``partialNameKept``; `nil` otherwise.
+    public var partialFilePath: String?
 
     public init(response: HTTPResponse, data: Data? = nil, fileURL: URL? = nil, bytesReceived: Int64 = 0, bytesSent: Int64 = 0) {
         self.response = response

@@ -86,6 +86,9 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
     case disallowedProtocol(String)
     case connectionDropped(String)
     case rangeNotSupported
+    /// The server broke HTTP (a header too long, malformed chunked encoding, a reply that is
+    /// not HTTP): trying again would meet the same reply.
+    case protocolViolation(String)
     case other(code: Int, message: String)
 
     public var description: String {
@@ -99,6 +102,7 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
         case .disallowedProtocol(let detail): "redirect to a disallowed protocol: \(detail) (only http and https are allowed)"
         case .connectionDropped(let detail): "connection dropped: \(detail)"
         case .rangeNotSupported: "the server does not support byte ranges"
+        case .protocolViolation(let detail): "the server's reply is not valid HTTP: \(detail)"
         case .other(let code, let message): "\(message) (curl error \(code))"
         }
     }
@@ -106,7 +110,7 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
     var isTransient: Bool {
         switch self {
         case .couldNotConnect, .timedOut, .stalled, .connectionDropped, .other: true
-        case .couldNotResolveHost, .tls, .tooManyRedirects, .disallowedProtocol, .rangeNotSupported: false
+        case .couldNotResolveHost, .tls, .tooManyRedirects, .disallowedProtocol, .rangeNotSupported, .protocolViolation: false
         }
     }
 }
@@ -170,6 +174,11 @@ public enum IntegrityReason: Sendable, Equatable, CustomStringConvertible {
     case resumeRejected(String)
     /// A Content-Length or Content-Range header that is not a valid length.
     case invalidLength(String)
+    /// A 206 that answers another question than the one asked (a range nobody asked for).
+    case unexpectedRange(String)
+    /// The file on the server is not the one the partial file holds the start of (its
+    /// validators or length differ): the download starts over from zero.
+    case changedOnServer(String)
 
     public var description: String {
         switch self {
@@ -179,6 +188,8 @@ public enum IntegrityReason: Sendable, Equatable, CustomStringConvertible {
         case .truncated(let expected, let received): "transfer truncated: received \(received) of \(expected) bytes"
         case .resumeRejected(let why): "resume rejected: \(why)"
         case .invalidLength(let header): "the server sent an invalid length: \(header)"
+        case .unexpectedRange(let why): "the server sent a range that was not asked for: \(why)"
+        case .changedOnServer(let why): "the file changed on the server (\(why)); starting over"
         }
     }
 }

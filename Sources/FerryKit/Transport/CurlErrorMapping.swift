@@ -33,8 +33,14 @@ enum CurlErrorMapping {
              CURLE_SSL_SHUTDOWN_FAILED, CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
              CURLE_SSL_INVALIDCERTSTATUS, CURLE_USE_SSL_FAILED, CURLE_SSL_ENGINE_INITFAILED:
             return .transport(.tls(lowercasedFirst(text)))
+        case CURLE_RECV_ERROR where text.localizedCaseInsensitiveContains("chunk"):
+            return .transport(.protocolViolation("malformed chunked encoding (\(lowercasedFirst(text)))"))
         case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .transport(.connectionDropped(lowercasedFirst(text)))
+        case CURLE_OUT_OF_MEMORY where text.localizedCaseInsensitiveContains("header"):
+            return .transport(.protocolViolation("a header is too large (\(lowercasedFirst(text)))"))
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
+            return .transport(.protocolViolation(lowercasedFirst(text)))
         case CURLE_RANGE_ERROR:
             return .transport(.rangeNotSupported)
         case CURLE_SEND_FAIL_REWIND:

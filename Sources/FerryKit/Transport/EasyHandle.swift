@@ -18,6 +18,28 @@ final class EasyHandle {
     private var body: (any BodyStream)?
     private var tracker = ProgressTracker()
 
+    // Redirects are followed here, not by libcurl, so that every hop is checked (scheme, hop
+    // count) and secrets go only to the origin they were given for (`Origin`).
+    /// The URL of the current hop.
+    private(set) var currentURL: URL
+    /// The method of the current hop (a 303, or a 301/302 after a POST, turns it into GET).
+    private var currentMethod: HTTPMethod
+    /// Every header of the request (session defaults, the request's, the delegate's), before
+    /// the secrets are filtered for the hop's origin.
+    private var requestHeaders = HTTPHeaders()
+    /// Redirects followed so far.
+    private var redirectCount = 0
+    /// The speed cap's token bucket, when the transfer has a cap.
+    private var pacer: Pacer?
+    /// When a transfer its pacer paused may go on; `nil` while it is not paused by it.
+    private(set) var pacedUntil: Double?
+    /// Whether the task was paused (by its user), which the pacer never undoes.
+    private var pausedByTask = false
+    /// Whether the transfer has a speed cap (the engine then wakes it when it paused itself).
+    var isPaced: Bool { pacer != nil }
+    /// The session clock's time.
+    var clockNow: Double { configuration.clock.now() }
+
     // Response parsing state.
     private var statusCode = 0
     private var reasonPhrase = ""
@@ -50,6 +72,8 @@ final class EasyHandle {
         self.delegate = delegate
         self.raw = raw
         self.configuration = configuration
+        currentURL = task.request.url
+        currentMethod = task.request.method
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -68,15 +92,18 @@ final class EasyHandle {
         set(CURLOPT_PRIVATE, pointer: context)
         set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         set(CURLOPT_NOSIGNAL, 1)
-        set(CURLOPT_URL, string: request.url.absoluteString)
         set(CURLOPT_PROTOCOLS_STR, string: "http,https")
         set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
-        set(CURLOPT_FOLLOWLOCATION, c.followsRedirects ? 1 : 0)
-        set(CURLOPT_MAXREDIRS, c.maximumRedirects)
+        set(CURLOPT_FOLLOWLOCATION, 0)
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(((request.connectTimeout ?? c.connectTimeout) * 1000).rounded()))
-        set(CURLOPT_LOW_SPEED_LIMIT, c.lowSpeedLimit)
-        set(CURLOPT_LOW_SPEED_TIME, c.lowSpeedTime)
-        set(CURLOPT_BUFFERSIZE, c.receiveBufferSize)
+        set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
+        set(CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime ?? c.lowSpeedTime)
+        if let cap = receiveSpeedCap, cap > 0 {
+            pacer = Pacer(rate: cap, now: c.clock.now())
+            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: cap, maximum: c.receiveBufferSize))
+        } else {
+            set(CURLOPT_BUFFERSIZE, c.receiveBufferSize)
+        }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
         set(CURLOPT_SSL_VERIFYPEER, c.securityPolicy.verifiesPeer ? 1 : 0)
         set(CURLOPT_SSL_VERIFYHOST, c.securityPolicy.verifiesPeer ? 2 : 0)
@@ -85,7 +112,6 @@ final class EasyHandle {
             set(CURLOPT_PINNEDPUBLICKEY, string: c.securityPolicy.pinnedPublicKeyHashes.joined(separator: ";"))
         }
         set(CURLOPT_NOPROXY, string: Self.noProxyList)
-        if let speed = c.maximumReceiveSpeed { _ = ccurl_easy_setopt_offset(raw, CURLOPT_MAX_RECV_SPEED_LARGE, Int(speed)) }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
@@ -132,11 +158,104 @@ final class EasyHandle {
 
         for field in all {
             try HTTPHeaders.validate(name: field.name, value: field.value)
+        }
+        requestHeaders = all
+        applyHop()
+    }
+
+    /// The receive speed cap of this transfer: the request's, else the session's.
+    private var receiveSpeedCap: Int64? { task.request.maximumReceiveSpeed ?? configuration.maximumReceiveSpeed }
+
+    /// The low-speed limit: the request's or the session's, kept below a speed cap Ferry
+    /// imposes itself, so that throttling is never taken for a stall.
+    private var lowSpeedLimit: Int {
+        let limit = task.request.lowSpeedLimit ?? configuration.lowSpeedLimit
+        guard let cap = receiveSpeedCap, cap > 0 else { return limit }
+        return max(1, min(limit, Int(cap / 4)))
+    }
+
+    /// `applyHop()` sets the URL and the header lines of the current hop: secret headers and
+    /// URL credentials only when the hop's origin is the one they were given for.
+    private func applyHop() {
+        let trusted = Origin(currentURL) == task.request.secretsOrigin
+        set(CURLOPT_URL, string: (trusted ? currentURL : Self.withoutCredentials(currentURL)).absoluteString)
+        curl_slist_free_all(headerList)
+        headerList = nil
+        for field in requestHeaders where trusted || !HTTPHeaders.isSecret(field.name) {
             // "Name;" is libcurl's way to send a header with an empty value; "Name:" would remove it.
             let line = field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
             headerList = curl_slist_append(headerList, line)
         }
-        if let headerList { _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList) }
+        _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    /// `url` without user name and password.
+    private static func withoutCredentials(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+
+    /// Whether the current reply is a redirect this handle follows (a 301, 302, 303, 307 or
+    /// 308 with a Location): its body is not the task's and is discarded.
+    private var isFollowedRedirect: Bool {
+        configuration.followsRedirects && [301, 302, 303, 307, 308].contains(statusCode) && headers.contains("Location")
+    }
+
+    /// Header names that describe a request body, dropped when a redirect turns the request
+    /// into a GET.
+    private static let bodyHeaderNames = ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language",
+                                          "Content-Location", "Content-MD5", "Digest", "Transfer-Encoding", "Expect"]
+
+    /// `followRedirect(code:)` prepares the next hop when the transfer libcurl ended with
+    /// `code` was a redirect to follow, and returns `true`: the engine adds the handle again.
+    /// A redirect that must not be followed (too many, another scheme than http or https, a
+    /// body that cannot be sent again) ends the transfer with that error (`false`).
+    func followRedirect(code: CURLcode) -> Bool {
+        guard code == CURLE_OK, callbackError == nil, response == nil, isFollowedRedirect else { return false }
+        var pointer: UnsafePointer<CChar>?
+        guard ccurl_easy_getinfo_string(raw, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK, let pointer else {
+            callbackError = .transport(.disallowedProtocol("the server's Location header could not be followed"))
+            return false
+        }
+        let text = String(cString: pointer)
+        guard redirectCount < configuration.maximumRedirects else {
+            callbackError = .transport(.tooManyRedirects(configuration.maximumRedirects))
+            return false
+        }
+        guard let next = URL(string: text), let scheme = next.scheme?.lowercased(), next.host != nil else {
+            callbackError = .transport(.disallowedProtocol("the server redirected to \"\(URLMasking.mask(text).printable)\""))
+            return false
+        }
+        guard scheme == "http" || scheme == "https" else {
+            callbackError = .transport(.disallowedProtocol("the server redirected to a \(scheme.printable) URL"))
+            return false
+        }
+        let turnsIntoGet = statusCode == 303 ? currentMethod != .head : (statusCode == 301 || statusCode == 302) && currentMethod == .post
+        if turnsIntoGet {
+            currentMethod = .get
+            body?.close()
+            body = nil
+            bodyLength = nil
+            for name in Self.bodyHeaderNames { requestHeaders.remove(name: name) }
+            set(CURLOPT_HTTPGET, 1)
+            _ = ccurl_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, nil)
+        } else if let body {
+            do throws(FerryError) {
+                try body.rewind()
+            } catch {
+                callbackError = error
+                return false
+            }
+        }
+        redirectCount += 1
+        currentURL = next
+        statusCode = 0
+        reasonPhrase = ""
+        headers = HTTPHeaders()
+        applyHop()
+        return true
     }
 
     /// `recycle()` resets the libcurl handle to its defaults and gives it back for another
@@ -148,8 +267,28 @@ final class EasyHandle {
         return raw
     }
 
-    func pause() { _ = curl_easy_pause(raw, ccurl_pause_all()) }
-    func unpause() { _ = curl_easy_pause(raw, ccurl_pause_cont()) }
+    func pause() {
+        pausedByTask = true
+        _ = curl_easy_pause(raw, ccurl_pause_all())
+    }
+
+    func unpause() {
+        pausedByTask = false
+        if let pacedUntil, pacedUntil > configuration.clock.now() { return }  // the pacer wakes it
+        pacedUntil = nil
+        _ = curl_easy_pause(raw, ccurl_pause_cont())
+    }
+
+    /// `wakeIfPaced(now:)` lets a transfer its pacer paused go on once its time came (libcurl
+    /// then delivers the bytes it kept, which may pause it again); returns when it may go on
+    /// next, `nil` when it is not paused by the pacer.
+    func wakeIfPaced(now: Double) -> Double? {
+        guard let until = pacedUntil else { return nil }
+        guard now >= until else { return until }
+        pacedUntil = nil
+        if !pausedByTask { _ = curl_easy_pause(raw, ccurl_pause_cont()) }
+        return pacedUntil
+    }
 
     /// The transport outcome once libcurl reports the transfer done with `code`.
     func transportResult(code: CURLcode) -> Result<HTTPResponse, FerryError> {
@@ -232,15 +371,26 @@ final class EasyHandle {
         return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
     }
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// What the write callback answers: bytes taken, a pause (the pacer's), or an error.
+    fileprivate enum BodyVerdict { case taken, pause, failed }
+
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyVerdict {
+        if isFollowedRedirect { return .taken }
+        if pacer != nil, !bytes.isEmpty {
+            let now = configuration.clock.now()
+            if pacer?.take(bytes.count, now: now) == false {
+                pacedUntil = pacer?.resumeTime
+                return .pause
+            }
+        }
         deliverResponseIfNeeded()
-        guard callbackError == nil else { return false }
+        guard callbackError == nil else { return .failed }
         do throws(FerryError) {
             try delegate.task(task, didReceive: bytes)
-            return true
+            return .taken
         } catch {
             callbackError = error
-            return false
+            return .failed
         }
     }
 
@@ -289,20 +439,11 @@ final class EasyHandle {
 
     // MARK: - Helpers
 
-    private var effectiveURL: URL? {
-        // Without a redirect it is the request's URL: no need to parse libcurl's copy again.
-        var redirects = 0
-        if ccurl_easy_getinfo_long(raw, CURLINFO_REDIRECT_COUNT, &redirects) == CURLE_OK, redirects == 0 {
-            return task.request.url
-        }
-        var pointer: UnsafePointer<CChar>?
-        guard ccurl_easy_getinfo_string(raw, CURLINFO_EFFECTIVE_URL, &pointer) == CURLE_OK, let pointer else { return nil }
-        return URL(string: String(cString: pointer))
-    }
+    private var effectiveURL: URL? { currentURL }
 
     private func deliverResponseIfNeeded() {
-        guard response == nil, statusCode != 0 else { return }
-        let current = HTTPResponse(url: effectiveURL ?? task.request.url, statusCode: statusCode, reasonPhrase: reasonPhrase, headers: headers, httpVersion: httpVersion)
+        guard response == nil, statusCode != 0, !isFollowedRedirect else { return }
+        let current = HTTPResponse(url: currentURL, statusCode: statusCode, reasonPhrase: reasonPhrase, headers: headers, httpVersion: httpVersion)
         response = current
         task.record(response: current)
         do throws(FerryError) {
@@ -332,7 +473,11 @@ private func handle(_ context: UnsafeMutableRawPointer?) -> EasyHandle? {
 private let easyWriteCallback: ccurl_data_callback = { buffer, size, count, context in
     let total = size * count
     guard let handle = handle(context), let buffer else { return 0 }
-    return handle.receiveBody(UnsafeRawBufferPointer(start: buffer, count: total)) ? total : 0
+    switch handle.receiveBody(UnsafeRawBufferPointer(start: buffer, count: total)) {
+    case .taken: return total
+    case .pause: return ccurl_write_pause()
+    case .failed: return 0
+    }
 }
 
 private let easyHeaderCallback: ccurl_data_callback = { buffer, size, count, context in

@@ -50,6 +50,8 @@ final class Engine: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Handles by task identifier. Engine thread only.
     private var handles: [Int: EasyHandle] = [:]
+    /// The running transfers with a speed cap, which pause themselves (`Pacer`) and are woken here.
+    private var paced: [Int: EasyHandle] = [:]
     /// `Admission` is a transfer held back by its session's limits (see `add`); a class, so
     /// that moving it around `held` costs one reference, not a copy of its configuration.
     private final class Admission {
@@ -149,10 +151,16 @@ final class Engine: @unchecked Sendable {
             }
             if shuttingDown { break }
             var running: Int32 = 0
+            wakePaced()
             curl_multi_perform(multi, &running)
             collectFinished()
-            // With no transfers, sleep until a command arrives (the hour is only a safety net).
-            let timeout: Int32 = handles.isEmpty ? 3_600_000 : 1000
+            let wake = wakePaced()
+            // With no transfers, sleep until a command arrives (the hour is only a safety net);
+            // a paced transfer's next turn comes sooner.
+            var timeout: Int32 = handles.isEmpty ? 3_600_000 : 1000
+            if let wake {
+                timeout = Int32(max(1, min(Double(timeout), (wake * 1000).rounded(.up))))
+            }
             curl_multi_poll(multi, nil, 0, timeout, nil)
         }
         let waiting = held
@@ -169,6 +177,21 @@ final class Engine: @unchecked Sendable {
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
         stopped.signal()
+    }
+
+    /// `wakePaced()` lets the paced transfers whose time came go on, and returns the seconds
+    /// until the next one may (`nil` when none waits).
+    @discardableResult
+    private func wakePaced() -> Double? {
+        guard !paced.isEmpty else { return nil }
+        var soonest: Double?
+        for handle in paced.values {
+            let now = handle.clockNow
+            if let next = handle.wakeIfPaced(now: now) {
+                soonest = min(soonest ?? (next - now), next - now)
+            }
+        }
+        return soonest
     }
 
     private func perform(_ command: Command) {
@@ -262,6 +285,7 @@ final class Engine: @unchecked Sendable {
             return
         }
         handles[task.id] = handle
+        if handle.isPaced { paced[task.id] = handle }
         if let host {
             hostOfActive[task.id] = host
             activeByHost[host, default: 0] += 1
@@ -271,6 +295,7 @@ final class Engine: @unchecked Sendable {
     }
 
     private func cancel(_ id: Int) {
+        paced.removeValue(forKey: id)
         guard let handle = handles.removeValue(forKey: id) else {
             if let index = held.firstIndex(where: { $0.task.id == id }) {
                 cancelHeld(held.remove(at: index))
@@ -304,7 +329,13 @@ final class Engine: @unchecked Sendable {
             guard let context else { continue }
             let handle = Unmanaged<EasyHandle>.fromOpaque(context).takeUnretainedValue()
             curl_multi_remove_handle(multi, easy)
+            // A redirect: the same transfer goes on at the next hop (see `EasyHandle.followRedirect`).
+            if handle.followRedirect(code: code) {
+                curl_multi_add_handle(multi, easy)
+                continue
+            }
             handles.removeValue(forKey: handle.task.id)
+            paced.removeValue(forKey: handle.task.id)
             release(handle.task.id)
             let transport = handle.transportResult(code: code)
             keepIdle(handle)
