@@ -1,3 +1,5 @@
+import FerryKit
+
 /// `HeaderField` is one request header (`Name: value`) of a task.
 ///
 /// Secret headers (see `isSecret`) are stored in the journal as given, because the engine
@@ -8,14 +10,13 @@ public struct HeaderField: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// `value` is the field value, without leading or trailing blanks.
     public let value: String
 
-    /// `secretNames` are header names whose values are always masked, lowercased:
-    /// credentials (`Authorization`, `Proxy-Authorization`) and session state (`Cookie`).
-    public static let secretNames: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+    /// `secretNames` are header names whose values are always masked, lowercased: FerryKit's
+    /// one rule, `URLMasking.secretHeaderNames` (credentials and session state).
+    public static var secretNames: Set<String> { URLMasking.secretHeaderNames }
 
     /// `secretNameFragments` mask any header whose lowercased name contains one of them
-    /// (`X-Auth-Token`, `X-Api-Key`, `X-Session-Id`...): over-masking is cheap, a leak is not.
-    public static let secretNameFragments = ["auth", "token", "secret", "password", "passwd",
-                                             "api-key", "apikey", "session", "cookie"]
+    /// (`URLMasking.secretHeaderNameFragments`: `X-Auth-Token`, `X-Api-Key`, `X-Session-Id`...).
+    public static var secretNameFragments: [String] { URLMasking.secretHeaderNameFragments }
 
     /// `init(name:value:)` checks the name is an HTTP token and the value has no control
     /// characters other than tab (CR and LF would inject headers).
@@ -49,9 +50,7 @@ public struct HeaderField: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// `isSecret` is true when the value must never be shown (see `secretNames` and
     /// `secretNameFragments`).
     public var isSecret: Bool {
-        let lower = name.lowercased()
-        return HeaderField.secretNames.contains(lower)
-            || HeaderField.secretNameFragments.contains(where: { lower.contains($0) })
+        URLMasking.isSecretHeader(name)
     }
 
     /// `masked` is `Name: value` with the value replaced by `***` when `isSecret`.

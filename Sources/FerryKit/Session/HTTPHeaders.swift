@@ -77,12 +77,13 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
-    /// Names whose values are secrets: never printed, logged or shown.
-    public static let secretNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// Names whose values are secrets: never printed, logged or shown (``URLMasking/secretHeaderNames``;
+    /// names containing one of ``URLMasking/secretHeaderNameFragments`` are secrets too).
+    public static var secretNames: Set<String> { URLMasking.secretHeaderNames }
 
-    /// Whether `name` is a header whose value is a secret.
+    /// Whether `name` is a header whose value is a secret (``URLMasking/isSecretHeader(_:)``).
     public static func isSecret(_ name: String) -> Bool {
-        secretNames.contains(name.lowercased())
+        URLMasking.isSecretHeader(name)
     }
 
     /// The fields with secret values replaced by `***`, for display.
@@ -90,13 +91,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         HTTPHeaders(fields.map { Self.isSecret($0.name) ? Field(name: $0.name, value: "***") : $0 })
     }
 
-    /// Checks that `name` is an HTTP token and that `value` has no CR, LF or NUL.
+    /// Checks that `name` is an HTTP token and that `value` has no control character other
+    /// than tab (CR and LF would inject headers, ESC and the like reach terminals and logs).
     public static func validate(name: String, value: String) throws(FerryError) {
         let tokenExtras: Set<Character> = ["!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~"]
         let nameIsToken = !name.isEmpty && name.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || tokenExtras.contains($0) }
         guard nameIsToken else { throw .input(.invalidHeader("header name \"\(name.printable)\" is not a valid token")) }
-        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
-            throw .input(.invalidHeader("header \(name) contains a line break or NUL"))
+        if value.unicodeScalars.contains(where: { $0 != "\t" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }) {
+            throw .input(.invalidHeader("header \(name) contains a line break or another control character"))
         }
     }
 
