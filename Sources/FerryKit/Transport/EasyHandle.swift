@@ -14,6 +14,9 @@ final class EasyHandle {
     private var ownsRaw = true
     private let configuration: SessionConfiguration
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The header fields given to libcurl, and lists replaced while the transfer ran (freed at the end).
+    private var requestHeaders = HTTPHeaders()
+    private var replacedHeaderLists: [UnsafeMutablePointer<curl_slist>] = []
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var body: (any BodyStream)?
     private var tracker = ProgressTracker()
@@ -56,6 +59,7 @@ final class EasyHandle {
     deinit {
         if ownsRaw { curl_easy_cleanup(raw) }
         curl_slist_free_all(headerList)
+        for list in replacedHeaderLists { curl_slist_free_all(list) }
         errorBuffer.deallocate()
         body?.close()
     }
@@ -108,7 +112,7 @@ final class EasyHandle {
         let method = request.method
         if let stream = try delegate.makeBodyStream(for: task) {
             body = stream
-            bodyLength = stream.contentLength
+            bodyLength = stream.contentLength >= 0 ? stream.contentLength : nil  // -1: unknown, sent chunked
             _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_READFUNCTION, easyReadCallback)
             set(CURLOPT_READDATA, pointer: context)
             _ = ccurl_easy_setopt_seek_callback(raw, easySeekCallback)
@@ -132,11 +136,29 @@ final class EasyHandle {
 
         for field in all {
             try HTTPHeaders.validate(name: field.name, value: field.value)
-            // "Name;" is libcurl's way to send a header with an empty value; "Name:" would remove it.
-            let line = field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
-            headerList = curl_slist_append(headerList, line)
+            headerList = curl_slist_append(headerList, Self.headerLine(field))
         }
+        requestHeaders = all
         if let headerList { _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList) }
+    }
+
+    /// "Name;" is libcurl's way to send a header with an empty value; "Name:" would remove it.
+    private static func headerLine(_ field: HTTPHeaders.Field) -> String {
+        field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
+    }
+
+    /// At the end of a redirect's header: when libcurl will follow it with a method that sends
+    /// no body (a POST answered with 303, for example), the headers describing the body
+    /// (Content-Type...) are taken off the request, which libcurl would otherwise keep.
+    private func redirectHeaderEnded() {
+        guard body != nil, (300...399).contains(statusCode), requestHeaders.contains(where: { HTTPHeaders.isBodyField($0.name) }),
+              task.request.method.redirected(by: statusCode) != task.request.method else { return }
+        requestHeaders = requestHeaders.withoutBodyFields
+        var list: UnsafeMutablePointer<curl_slist>?
+        for field in requestHeaders { list = curl_slist_append(list, Self.headerLine(field)) }
+        if let headerList { replacedHeaderLists.append(headerList) }
+        headerList = list
+        _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, list)
     }
 
     /// `recycle()` resets the libcurl handle to its defaults and gives it back for another
@@ -187,7 +209,9 @@ final class EasyHandle {
         // Parsed on the bytes (CR, LF, SP and HTAB are ASCII in both encodings); only the
         // parts kept become strings. Called for every header line, on the engine thread.
         let bytes = line.trimming { $0 == 0x0D || $0 == 0x0A }
-        if bytes.starts(with: EasyHandle.statusLinePrefix) {
+        if bytes.isEmpty {
+            redirectHeaderEnded()
+        } else if bytes.starts(with: EasyHandle.statusLinePrefix) {
             // A new response (a redirect, 100 Continue, or the final one) starts over:
             // "VERSION SP STATUS [SP REASON]", runs of spaces taken as one.
             var rest = bytes[...]
