@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 import Glibc
 
@@ -234,11 +235,15 @@ private struct PendingEntry {
     mutating func apply(key: String, value: String) throws(QueueError) {
         switch key {
         case "out":
-            guard !value.isEmpty, value != ".", value != "..",
-                  !value.contains("/"), !value.contains("\0") else {
+            // The check `-o` gets too (SafeFileName.check(requestedName:)).
+            switch SafeFileName.check(requestedName: value) {
+            case .path?:
                 throw .input(.invalidOption(name: key, detail: "must be a file name, not a path (use dir=)"))
+            case .unsafe?:
+                throw .input(.invalidOption(name: key, detail: "must be a plain file name (no leading dot, no control or bidi characters, at most \(SafeFileName.maximumBytes) bytes)"))
+            case nil:
+                name = value
             }
-            name = value
         case "dir":
             guard !value.isEmpty, !value.contains("\0") else {
                 throw .input(.invalidOption(name: key, detail: "must be a directory"))

@@ -10,6 +10,14 @@ public struct HeaderField: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// `value` is the field value, without leading or trailing blanks.
     public let value: String
 
+    /// `secretNames` are header names whose values are always masked, lowercased: FerryKit's
+    /// one rule, `URLMasking.secretHeaderNames` (credentials and session state).
+    public static var secretNames: Set<String> { URLMasking.secretHeaderNames }
+
+    /// `secretNameFragments` mask any header whose lowercased name contains one of them
+    /// (`URLMasking.secretHeaderNameFragments`: `X-Auth-Token`, `X-Api-Key`, `X-Session-Id`...).
+    public static var secretNameFragments: [String] { URLMasking.secretHeaderNameFragments }
+
     /// `init(name:value:)` checks the name is an HTTP token and the value has no control
     /// characters other than tab (CR and LF would inject headers).
     public init(name: String, value: String) throws(QueueError) {
@@ -39,10 +47,10 @@ public struct HeaderField: Sendable, Hashable, CustomStringConvertible, CustomDe
                       value: String(line[line.index(after: colon)...]))
     }
 
-    /// `isSecret` is true when the value must never be shown (FerryKit's one rule,
-    /// `HTTPHeaders.isSecret`).
+    /// `isSecret` is true when the value must never be shown (see `secretNames` and
+    /// `secretNameFragments`).
     public var isSecret: Bool {
-        HTTPHeaders.isSecret(name)
+        URLMasking.isSecretHeader(name)
     }
 
     /// `masked` is `Name: value` with the value replaced by `***` when `isSecret`.

@@ -510,7 +510,7 @@ public actor Scheduler {
             if let upload = record.spec.upload {
                 lane = mainLane
                 let request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
-                transfer = lane.session.task(kind: .upload, request: request, delegate: DataTaskDelegate())
+                transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
             } else {
                 lane = self.lane(forRate: Scheduler.laneRate(of: record))
                 // Validated when the task was added: one parse, the full check only to word an error.
@@ -864,7 +864,7 @@ public actor Scheduler {
                 progressed.remove(id)
                 let upload = record.spec.upload != nil
                 return Decision(state: .done, finalPath: result.fileURL?.path,
-                                reply: upload ? UploadReply.summary(result.response, body: result.data) : nil,
+                                reply: upload ? UploadReply.summary(of: result) : nil,
                                 length: upload ? result.bytesSent : result.bytesReceived)
             }
         case .failure(let failure):

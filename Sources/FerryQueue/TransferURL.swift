@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 
 /// `TransferURL` is a validated http or https URL of a task; its `description` is masked.
@@ -42,7 +43,8 @@ public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDe
         self.string = string
     }
 
-    /// `masked` is the URL with its user info (`user:password@`) replaced by `***@`.
+    /// `masked` is the URL with its user info (`user:password@`) replaced by `***@` and the
+    /// values of secret query parameters (`token=`, `sig=`...) by `***` (`URLMasking`).
     public var masked: String { TransferURL.mask(string) }
 
     /// `description` is `masked`, so printing a URL never leaks a password.
@@ -51,14 +53,9 @@ public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// `debugDescription` is `masked` as well.
     public var debugDescription: String { masked }
 
-    /// `mask(_:)` replaces the user info of any URL-like text with `***`, valid or not.
+    /// `mask(_:)` masks any URL-like text, valid or not, with FerryKit's one rule
+    /// (`URLMasking`): the whole user info and the values of secret query parameters.
     public static func mask(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let authorityStart = schemeEnd.upperBound
-        let rest = text[authorityStart...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? text.endIndex
-        let authority = text[authorityStart..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        return String(text[..<authorityStart]) + "***" + String(text[at...])
+        URLMasking.mask(text, hidingUser: true)
     }
 }

@@ -34,7 +34,7 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("dir")], help: "Save into DIR (created now if missing). Default: $XDG_DOWNLOAD_DIR, else ~/Downloads if it exists, else the current directory.")
     var dir: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value' (repeatable).")
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value', or the lines of FILE with @FILE (repeatable).")
     var headers: [String] = []
 
     @Option(help: ArgumentHelp("Check the finished file against ALGO=HEX (sha-256, sha-512, sha-1, md5).", valueName: "ALGO=HEX"))
@@ -99,7 +99,7 @@ struct AddCommand: AsyncParsableCommand {
             throw QueueAccess.fail(error)
         }
         for (id, task) in zip(ids, tasks) {
-            Console.output("#\(id) \(task.startsPaused ? "paused" : "queued") \(task.spec.urls.map(\.masked).joined(separator: " "))")
+            Console.output("#\(id) \(task.startsPaused ? "paused" : "queued") \(task.spec.urls.map(\.masked.displayable).joined(separator: " "))")
         }
     }
 
@@ -118,7 +118,7 @@ struct AddCommand: AsyncParsableCommand {
         if output != nil && taskCount > 1 {
             errors.append("-o/--output names one file: give one URL (or --mirrors), or use -d DIR")
         }
-        if let output, SafeFileName.sanitize(output) != output || output.contains("/") {
+        if let output, SafeFileName.check(requestedName: output) != nil {
             errors.append("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")
         }
         guard errors.isEmpty, let defaults else {
@@ -142,7 +142,7 @@ struct AddCommand: AsyncParsableCommand {
         var digest: Checksum?
         var rate: Int64?
         do {
-            fields = try headers.map { line throws(QueueError) in try HeaderField(parsing: line) }
+            fields = try HeaderArguments.fields(headers)
             digest = try checksum.map { text throws(QueueError) in try Checksum(parsing: text) }
             rate = try limitRate.flatMap { text throws(QueueError) in try TaskOptions.parseRate(text) }
         } catch {
@@ -232,7 +232,7 @@ struct AddCommand: AsyncParsableCommand {
         var fields: [HeaderField] = []
         do {
             url = try urls.first.map { text throws(QueueError) in try TransferURL(validating: text) }
-            fields = try headers.map { line throws(QueueError) in try HeaderField(parsing: line) }
+            fields = try HeaderArguments.fields(headers)
         } catch {
             errors.append(error.description)
         }
@@ -250,7 +250,13 @@ struct AddCommand: AsyncParsableCommand {
         }
         if let uploadFile {
             upload.bodyFile = absolute(uploadFile)
-            checkReadable(absolute(uploadFile))
+            var info = stat()
+            if uploadFile == "-" || (stat(absolute(uploadFile), &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG) {
+                // The body is read again when the upload starts, maybe much later, by the engine.
+                errors.append("-T for a queued upload takes a regular file (ferry put reads standard input and FIFOs)")
+            } else {
+                checkReadable(absolute(uploadFile))
+            }
         }
         for argument in formFields {
             do throws(FerryError) {

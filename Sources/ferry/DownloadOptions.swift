@@ -10,7 +10,7 @@ struct DownloadOptions: ParsableArguments {
     @Option(name: [.short, .customLong("dir")], help: "Save into DIR (created if missing). Default: $XDG_DOWNLOAD_DIR, else ~/Downloads if it exists, else the current directory.")
     var dir: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value' (repeatable).")
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value', or the lines of FILE with @FILE (repeatable).")
     var headers: [String] = []
 
     @Option(name: .customLong("query"), help: ArgumentHelp("Append the parameter key=value to each URL with AFNetworking's encoding; a[b]=v nests, a[]=v appends (repeatable).", valueName: "key=value"))
@@ -46,7 +46,7 @@ struct DownloadOptions: ParsableArguments {
     /// The parsed headers; an invalid one is a usage error.
     func parsedHeaders() throws(FerryError) -> HTTPHeaders {
         var result = HTTPHeaders()
-        for line in headers {
+        for line in try HeaderArguments.expand(headers) {
             let field = try HTTPHeaders.parseLine(line)
             result.add(name: field.name, value: field.value)
         }

@@ -46,7 +46,7 @@ struct GetCommand: AsyncParsableCommand {
         if options.output != nil && urls.count > 1 {
             inputErrors.append(.input(.invalidOption("-o/--output names one file: give one URL with it, or use -d DIR")))
         }
-        if let output = options.output, SafeFileName.sanitize(output) != output || output.contains("/") {
+        if let output = options.output, SafeFileName.check(requestedName: output) != nil {
             inputErrors.append(.input(.invalidOption("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")))
         }
         var checksum: ExpectedChecksum?
@@ -84,9 +84,9 @@ struct GetCommand: AsyncParsableCommand {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
             unfinished = try journal.unfinishedDownloads()
         } catch {
-            Console.error(error.description)
-            if case .lock = error { throw ExitStatus.usage }
-            throw ExitStatus.localFile
+            // Another engine holding the queue is a usage error; a state directory that
+            // cannot be written is a local file error, as for every other command.
+            throw QueueAccess.fail(error)
         }
 
         // Two downloads never share a destination: not in this run, nor with an unfinished

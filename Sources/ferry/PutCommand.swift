@@ -10,15 +10,18 @@ struct PutCommand: AsyncParsableCommand {
         discussion: """
         -F sends multipart/form-data with POST (curl's syntax: 'name=value', \
         'name=@PATH[;type=MIME][;filename=NAME]', 'name=<PATH' for a value read from a file). \
-        -T sends a file as the raw body (PUT unless -X says otherwise). Every file is checked \
-        before anything is sent.
+        -T sends a file as the raw body (PUT unless -X says otherwise); '-T -' sends standard \
+        input and '-T FIFO' a named pipe, both streamed with chunked transfer encoding. Every \
+        file is checked before anything is sent. The reply is written to stdout as received \
+        (like curl); --pretty shows it for people instead (JSON pretty-printed, images as their \
+        size). -H @FILE reads header lines from FILE, so secrets stay off the command line.
         """
     )
 
     @Argument(help: "The http or https URL to send to.")
     var url: String
 
-    @Option(name: [.customShort("T"), .customLong("upload-file")], help: "Send PATH as the raw request body.")
+    @Option(name: [.customShort("T"), .customLong("upload-file")], help: "Send PATH as the raw request body ('-' for standard input; a FIFO is read as it is written).")
     var uploadFile: String?
 
     @Option(name: [.customShort("F"), .customLong("form-field")], help: ArgumentHelp("Add a multipart field: 'name=value', 'name=@PATH[;type=MIME][;filename=NAME]' or 'name=<PATH' (repeatable).", valueName: "field"))
@@ -36,11 +39,14 @@ struct PutCommand: AsyncParsableCommand {
     @Option(name: [.customShort("X"), .customLong("method")], help: "The request method (default: PUT for -T).")
     var method: String?
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value' (repeatable).")
+    @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value', or the lines of FILE with @FILE (repeatable).")
     var headers: [String] = []
 
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
+
+    @Flag(help: "Show the reply for people: JSON pretty-printed, XML and text as text, images as their size and type. Without it the reply is printed as received.")
+    var pretty = false
 
     func run() async throws {
         if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
@@ -64,8 +70,9 @@ struct PutCommand: AsyncParsableCommand {
         let style: Reporter.Style = json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
         let reporter = Reporter(style: style, jobCount: 1, verb: "uploading to")
         let following = reporter.follow(session)
+        let output = ReplyOutput(mode: json ? .keep : (pretty ? .pretty : .raw), terminal: Console.stdoutIsTerminal)
         let job = TransferJob(label: URLMasking.mask(request.url)) { session in
-            session.uploadTask(with: request, body: body)
+            session.uploadTask(with: request, body: body, keepingReplyBytes: output.keptLimit, sink: output)
         }
         let trap = SignalTrap.install { signal in
             session.invalidate()
@@ -78,7 +85,7 @@ struct PutCommand: AsyncParsableCommand {
         session.invalidate()
         await following.value
         guard case .success(let result) = outcomes.first else { throw ExitStatus.summarizing(outcomes) }
-        let accepted = ReplyPrinter.print(result, json: json)
+        let accepted = ReplyPrinter.print(result, output: output)
         throw accepted ? ExitStatus.success : ExitStatus.transferFailed
     }
 }
@@ -88,7 +95,10 @@ extension PutCommand {
     func makeRequest() throws(FerryError) -> Request {
         let target = try Request.validatedURL(url)
         var fields = HTTPHeaders()
-        for line in headers {
+        if HeaderArguments.readsStandardInput(headers) && uploadFile == "-" {
+            throw .input(.invalidOption("-H @- and -T - both read standard input: give one of them a file"))
+        }
+        for line in try HeaderArguments.expand(headers) {
             let field = try HTTPHeaders.parseLine(line)
             fields.add(name: field.name, value: field.value)
         }
@@ -124,10 +134,20 @@ extension PutCommand {
         guard let uploadFile else {
             throw .input(.invalidOption("nothing to send: give -F fields, --form fields, --json-body FILE or -T FILE"))
         }
+        let rawMethod = HTTPMethod(rawValue: method ?? "PUT")
+        if uploadFile == "-" {
+            // Read as it comes, sent chunked: its length is known only at the end.
+            return Request(url: target, method: rawMethod, headers: fields, body: .standardInput)
+        }
+        var info = stat()
+        if stat(uploadFile, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+            // Opened now without blocking (no writer may have come yet), read as it is written.
+            return Request(url: target, method: rawMethod, headers: fields, body: try .pipe(path: uploadFile))
+        }
         // Opening it now turns a missing or unreadable file into an error before anything is sent.
         let fileURL = URL(fileURLWithPath: uploadFile)
         FileBodyStream.check(try FileBodyStream(url: fileURL))
-        return Request(url: target, method: HTTPMethod(rawValue: method ?? "PUT"), headers: fields, body: .file(fileURL))
+        return Request(url: target, method: rawMethod, headers: fields, body: .file(fileURL))
     }
 
     /// `--save-body`: writes exactly the multipart bytes that would be sent, never replacing an existing file.
@@ -154,74 +174,3 @@ extension FileBodyStream {
     }
 }
 
-/// `ReplyPrinter` shows the server's reply through a compound response serializer: JSON
-/// pretty-printed, XML or text as text, images as `PNG 640x480`, anything else as its size and type.
-enum ReplyPrinter {
-    /// `Reply` is what the compound serializer made of the body.
-    enum Reply: Sendable {
-        case json(ParameterValue?)
-        case xml
-        case image(ImageInfo)
-        case raw(Data)
-    }
-
-    static let serializer = CompoundResponseSerializer<Reply>([
-        JSONResponseSerializer().map { .json($0) },
-        XMLParserResponseSerializer().map { _ in .xml },
-        ImageResponseSerializer().map { .image($0) },
-        HTTPResponseSerializer().map { .raw($0) },
-    ])
-
-    /// Prints the reply; returns whether it was acceptable (a 2xx status).
-    static func print(_ result: TransferResult, json: Bool) -> Bool {
-        let response = result.response
-        let data = result.data ?? Data()
-        if json {
-            var fields: [String: Any] = ["event": "reply", "status": response.statusCode, "bytes": data.count]
-            fields["content_type"] = response.headers["Content-Type"] ?? NSNull()
-            fields["body"] = String(data: data, encoding: .utf8).map { $0 as Any } ?? NSNull()
-            if let encoded = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), let text = String(data: encoded, encoding: .utf8) {
-                Console.output(text)
-            }
-            return response.isSuccess
-        }
-        do throws(FerryError) {
-            switch try serializer.serialize(response: response, data: data) {
-            case .json(let value):
-                if let value { Console.output(value.prettyPrintedJSON) }
-            case .xml:
-                printText(data)
-            case .image(let info):
-                Console.output(info.description)
-            case .raw(let body):
-                if body.isEmpty { break }
-                if !printText(body) {
-                    Console.output("\(ByteFormatting.size(Int64(body.count))) of \(response.mimeType ?? "application/octet-stream")")
-                }
-            }
-            return true
-        } catch {
-            Console.error(error.validationMessage ?? error.description)
-            if case .validation(.unacceptableStatus(_, _, _, let body?)) = error, let message = String(data: body, encoding: .utf8), !message.isEmpty {
-                Console.error("the server said: " + message.trimmingCharacters(in: .whitespacesAndNewlines).printableLine)
-            }
-            return false
-        }
-    }
-
-    /// Prints `data` when it is text; returns whether it was.
-    @discardableResult
-    private static func printText(_ data: Data) -> Bool {
-        guard let text = String(data: data, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.value == 0 }) else { return false }
-        Console.output(text.hasSuffix("\n") ? String(text.dropLast()) : text)
-        return true
-    }
-}
-
-extension String {
-    /// The text with control characters other than newline and tab removed, so a server's
-    /// message cannot drive the terminal.
-    var printableLine: String {
-        String(String.UnicodeScalarView(unicodeScalars.filter { $0 == "\n" || $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)) }))
-    }
-}

@@ -17,6 +17,8 @@ final class Reporter: Sendable {
 
     private struct State {
         var live: [Int: Live] = [:]
+        /// Each job's label, for the line that reports its failure at the end.
+        var labels: [Int: String] = [:]
         var finished = 0
         var total = 0
         var lastLine = 0.0
@@ -45,7 +47,10 @@ final class Reporter: Sendable {
     }
 
     func started(job: Int, label: String, task: TransferTask, attempt: Int) {
-        state.withLock { $0.live[task.id] = Live(label: label, task: task) }
+        state.withLock {
+            $0.live[task.id] = Live(label: label, task: task)
+            $0.labels[job] = label
+        }
         switch style {
         case .json:
             emit(["event": "start", "job": job, "task": task.id, "url": label, "attempt": attempt])
@@ -56,6 +61,9 @@ final class Reporter: Sendable {
         }
     }
 
+    /// `ended(job:task:outcome:)` reports one attempt's end: a success, or (in JSON) a failure.
+    /// A failed attempt is not a line of its own: it is followed either by ``retrying(job:label:error:delay:attempt:)``
+    /// or by ``finished(job:outcome:)``, which say what happened once.
     func ended(job: Int, task: TransferTask, outcome: Result<TransferResult, FerryError>) {
         let live = state.withLock { state -> Live? in
             state.live.removeValue(forKey: task.id)
@@ -78,14 +86,19 @@ final class Reporter: Sendable {
                 Console.status("\(what) (\(ByteFormatting.size(bytes)))\n")
             }
         case .failure(let error):
-            switch style {
-            case .json:
+            if style == .json {
                 emit(["event": "failed", "job": job, "task": task.id, "url": label, "error": error.description, "exit_status": Int(error.exitStatus)])
-            case .plain, .terminal:
-                clearLine()
-                Console.error("\(label): \(error.description)")
             }
         }
+    }
+
+    /// `finished(job:outcome:)` reports a job's final outcome: a failure (other than an
+    /// interruption, reported once for the run) is printed here, once, after its retries.
+    func finished(job: Int, outcome: Result<TransferResult, FerryError>) {
+        guard style != .json, case .failure(let error) = outcome, error != .cancelled else { return }
+        let label = state.withLock { $0.labels[job] } ?? ""
+        clearLine()
+        Console.error("\(label): \(error.description)")
     }
 
     func retrying(job: Int, label: String, error: FerryError, delay: Double, attempt: Int) {
@@ -138,7 +151,7 @@ final class Reporter: Sendable {
             }
             return text
         }
-        if let line { Console.status("\r\u{1B}[K" + line) }
+        if let line { Console.redrawLine(line) }
     }
 
     /// Removes the progress line before a message is printed.
@@ -148,7 +161,7 @@ final class Reporter: Sendable {
             defer { state.lineShown = false }
             return state.lineShown
         }
-        if shown { Console.status("\r\u{1B}[K") }
+        if shown { Console.clearLine() }
     }
 
     private func emit(_ fields: [String: Any]) {

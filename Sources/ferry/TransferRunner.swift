@@ -38,6 +38,7 @@ struct TransferRunner {
             for _ in 0..<min(limit, count) { startNext() }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
+                reporter.finished(job: index, outcome: outcome)
                 startNext()
             }
             return outcomes.map { $0 ?? .failure(.cancelled) }

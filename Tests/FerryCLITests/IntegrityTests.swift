@@ -67,22 +67,6 @@ import Testing
         #expect(try !fault.requests(prefix: "/bytes").contains(where: carriesSecrets))
     }
 
-    // A 303 (or a 302 after a POST) turns an upload into a GET: its body headers go with the body.
-    @Test func aRedirectThatDropsTheBodyDropsItsHeaders() throws {
-        let fault = try FaultServer.start()
-        defer { fault.stop() }
-        let url = fault.url("/redirect/1", query: ["code": "303", "to": "/echo"])
-
-        let result = try ferry(["put", "-F", "field=value", url.absoluteString])
-
-        #expect(result.exitStatus == 0, "\(result.stderr)")
-        let echoed = try fault.requests(prefix: "/echo")
-        #expect(echoed.count == 1)
-        #expect(echoed.first?.method == "GET")
-        let names = Set(echoed.first?.headers.map { $0.name.lowercased() } ?? [])
-        #expect(!names.contains("content-type") && !names.contains("content-length"), "\(names)")
-    }
-
     // Catalogue 34: a 206 to a request that asked for no range is an error, never a saved file.
     @Test func aPartialReplyNobodyAskedForIsAnError() throws {
         let fault = try FaultServer.start()

@@ -63,10 +63,10 @@ import Testing
         let server = try FaultServer.start()
         defer { server.stop() }
         func put(_ query: String) throws -> ProcessResult {
-            try ferry(["put", server.baseURL.absoluteString + "/status/200?" + query, "--form", "a=1"])
+            try ferry(["put", "--pretty", server.baseURL.absoluteString + "/status/200?" + query, "--form", "a=1"])
         }
 
-        // JSON is pretty-printed with sorted keys.
+        // With --pretty, JSON is pretty-printed with sorted keys.
         let json = try put("ctype=application/json&body=%7B%22b%22%3A1%2C%22a%22%3A%5B%5D%7D")
         #expect(json.exitStatus == 0)
         #expect(json.stdout == "{\n  \"a\" : [\n\n  ],\n  \"b\" : 1\n}\n" || json.stdout.contains("\"a\""))

@@ -100,6 +100,15 @@ ENDPOINTS
       JSON {key, count}: how many requests carried key X.
   POST /_reset
       Forgets the log and the key counters.
+
+  -- replies to uploads and server text --
+  ANY /reply/<n>?code=200&reason=<text>&ctype=<type>&seed=<s>&chunked=1&body=<text>
+      Reads and discards the request body, then answers ``code`` (default 200) with n bytes
+      of the pattern, streamed (nothing held in memory), Content-Type ``ctype`` (default
+      application/octet-stream). ``reason=`` is the status line's reason phrase, sent
+      verbatim (control characters included: a hostile server). ``chunked=1`` sends the
+      body with chunked transfer encoding instead of Content-Length. ``body=`` sends that
+      text instead of the pattern (n is then ignored).
 """
 
 import argparse
@@ -462,6 +471,10 @@ class Handler(BaseHTTPRequestHandler):
             self.drain()
             STATE.reset()
             return self.respond_json({"reset": True})
+        # -- replies to uploads and server text --
+        m = re.fullmatch(r"/reply/(\d+)", path)
+        if m:
+            return self.do_reply(int(m.group(1)), q)
         self.drain()
         self.respond(404, b"no such endpoint\n")
 
@@ -737,6 +750,40 @@ class Handler(BaseHTTPRequestHandler):
             return self.respond(400, ("multipart parse failed: %s\n" % error).encode("utf-8", "replace"))
         self.respond_json(result)
 
+
+    # -- replies to uploads and server text --
+
+    def do_reply(self, n, q):
+        self.drain()
+        code = int(q.get("code", "200"))
+        if code < 200 or code > 599:
+            raise BadRequest("status must be 200-599")
+        phrase = q.get("reason", reason(code))
+        body = q["body"].encode("utf-8", "surrogateescape") if "body" in q else None
+        length = len(body) if body is not None else n
+        chunked = q.get("chunked") == "1"
+        self.started = True
+        self._headers_buffer = [("%s %d %s\r\n" % (self.protocol_version, code, phrase))
+                                .encode("utf-8", "surrogateescape")]
+        self.header_raw("Server", self.version_string())
+        self.header_raw("Content-Type", q.get("ctype", "application/octet-stream"))
+        if chunked:
+            self.header_raw("Transfer-Encoding", "chunked")
+        else:
+            self.header_raw("Content-Length", str(length))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        chunks = [body] if body is not None else pattern_chunks(0, n, int(q.get("seed", "0") or "0"))
+        for chunk in chunks:
+            if not chunk:
+                continue
+            if chunked:
+                self.wfile.write(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+            else:
+                self.wfile.write(chunk)
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
 
 def parse_multipart(content_type, body):
     """Parses a multipart/form-data body with the email package; raises ValueError."""

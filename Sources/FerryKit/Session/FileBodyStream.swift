@@ -11,9 +11,11 @@ public final class FileBodyStream: BodyStream {
     public let contentLength: Int64
 
     /// Opens `url` for reading; a missing or unreadable file is an error here, before anything is sent.
+    /// Only a regular file is accepted (``PipeBodyStream`` reads FIFOs and standard input); the
+    /// open does not block, so a FIFO put in the file's place is refused instead of waited on.
     public init(url: URL) throws(FerryError) {
         path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw .file(.from(errno: errno, path: url.path, operation: "open")) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -25,6 +27,7 @@ public final class FileBodyStream: BodyStream {
             Glibc.close(fd)
             throw .input(.invalidOption("\(url.path) is not a regular file"))
         }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         descriptor = fd
         contentLength = Int64(info.st_size)
     }

@@ -77,21 +77,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
-    /// Names whose values are secrets, lowercased: credentials (`Authorization`,
-    /// `Proxy-Authorization`) and session state (`Cookie`, `Set-Cookie`).
-    public static let secretNames: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// Names whose values are secrets: never printed, logged or shown (``URLMasking/secretHeaderNames``;
+    /// names containing one of ``URLMasking/secretHeaderNameFragments`` are secrets too).
+    public static var secretNames: Set<String> { URLMasking.secretHeaderNames }
 
-    /// Fragments that make any header whose lowercased name contains one a secret
-    /// (`X-Auth-Token`, `X-Api-Key`, `X-Session-Id`...): over-masking is cheap, a leak is not.
-    public static let secretNameFragments = ["auth", "token", "secret", "password", "passwd",
-                                             "api-key", "apikey", "session", "cookie"]
-
-    /// Whether `name` is a header whose value is a secret: never printed, logged or shown, and
-    /// sent only to the ``Origin`` it was given for (also after a redirect, a retry or a resume).
-    /// The one rule for every output and every request.
+    /// Whether `name` is a header whose value is a secret (``URLMasking/isSecretHeader(_:)``):
+    /// never shown, and sent only to the ``Origin`` it was given for.
     public static func isSecret(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return secretNames.contains(lower) || secretNameFragments.contains(where: { lower.contains($0) })
+        URLMasking.isSecretHeader(name)
     }
 
     /// The fields with secret values replaced by `***`, for display.
@@ -99,13 +92,14 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         HTTPHeaders(fields.map { Self.isSecret($0.name) ? Field(name: $0.name, value: "***") : $0 })
     }
 
-    /// Checks that `name` is an HTTP token and that `value` has no CR, LF or NUL.
+    /// Checks that `name` is an HTTP token and that `value` has no control character other
+    /// than tab (CR and LF would inject headers, ESC and the like reach terminals and logs).
     public static func validate(name: String, value: String) throws(FerryError) {
         let tokenExtras: Set<Character> = ["!", "#", "$", "%", "&", "'", "*", "+", "-", ".", "^", "_", "`", "|", "~"]
         let nameIsToken = !name.isEmpty && name.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || tokenExtras.contains($0) }
         guard nameIsToken else { throw .input(.invalidHeader("header name \"\(name.printable)\" is not a valid token")) }
-        if value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) {
-            throw .input(.invalidHeader("header \(name) contains a line break or NUL"))
+        if value.unicodeScalars.contains(where: { $0 != "\t" && ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }) {
+            throw .input(.invalidHeader("header \(name) contains a line break or another control character"))
         }
     }
 

@@ -98,7 +98,8 @@ public enum RequestBody: Sendable {
 ///
 /// Used on the engine thread only, one attempt at a time.
 public protocol BodyStream: AnyObject {
-    /// The exact number of bytes the stream produces, known before the first read.
+    /// The exact number of bytes the stream produces, known before the first read; -1 when
+    /// it is known only at the end (standard input, a FIFO), then the body is sent chunked.
     var contentLength: Int64 { get }
     /// Fills up to `buffer.count` bytes and returns how many; 0 means the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int

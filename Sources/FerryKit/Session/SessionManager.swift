@@ -38,6 +38,15 @@ public final class SessionManager: Sendable {
         return core.makeTask(kind: .upload, request: request, delegate: DataTaskDelegate())
     }
 
+    /// A task that sends `body` and passes the reply to `sink` as it arrives, keeping at most
+    /// `limit` bytes of it in memory (``ReplyTaskDelegate``): for replies of any size.
+    public func uploadTask(with request: Request, body: RequestBody, keepingReplyBytes limit: Int, sink: (any ReplySink)? = nil) -> TransferTask {
+        var request = request
+        request.body = body
+        if request.method == .get { request.method = .put }
+        return core.makeTask(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: limit, sink: sink))
+    }
+
     /// A task run by a delegate of the caller's own (the queue's checkpointing downloads, for example).
     public func task(kind: TransferTask.Kind, request: Request, delegate: any TaskDelegate) -> TransferTask {
         core.makeTask(kind: kind, request: request, delegate: delegate)

@@ -134,7 +134,7 @@ final class EasyHandle {
         let method = request.method
         if let stream = try delegate.makeBodyStream(for: task) {
             body = stream
-            bodyLength = stream.contentLength
+            bodyLength = stream.contentLength >= 0 ? stream.contentLength : nil  // -1: unknown, sent chunked
             _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_READFUNCTION, easyReadCallback)
             set(CURLOPT_READDATA, pointer: context)
             _ = ccurl_easy_setopt_seek_callback(raw, easySeekCallback)
@@ -182,9 +182,7 @@ final class EasyHandle {
         curl_slist_free_all(headerList)
         headerList = nil
         for field in requestHeaders where trusted || !HTTPHeaders.isSecret(field.name) {
-            // "Name;" is libcurl's way to send a header with an empty value; "Name:" would remove it.
-            let line = field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
-            headerList = curl_slist_append(headerList, line)
+            headerList = curl_slist_append(headerList, Self.headerLine(field))
         }
         _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)
     }
@@ -202,11 +200,6 @@ final class EasyHandle {
     private var isFollowedRedirect: Bool {
         configuration.followsRedirects && [301, 302, 303, 307, 308].contains(statusCode) && headers.contains("Location")
     }
-
-    /// Header names that describe a request body, dropped when a redirect turns the request
-    /// into a GET.
-    private static let bodyHeaderNames = ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language",
-                                          "Content-Location", "Content-MD5", "Digest", "Transfer-Encoding", "Expect"]
 
     /// `followRedirect(code:)` prepares the next hop when the transfer libcurl ended with
     /// `code` was a redirect to follow, and returns `true`: the engine adds the handle again.
@@ -232,13 +225,13 @@ final class EasyHandle {
             callbackError = .transport(.disallowedProtocol("the server redirected to a \(scheme.printable) URL"))
             return false
         }
-        let turnsIntoGet = statusCode == 303 ? currentMethod != .head : (statusCode == 301 || statusCode == 302) && currentMethod == .post
-        if turnsIntoGet {
-            currentMethod = .get
+        let method = currentMethod.redirected(by: statusCode)
+        if method != currentMethod {
+            currentMethod = method
             body?.close()
             body = nil
             bodyLength = nil
-            for name in Self.bodyHeaderNames { requestHeaders.remove(name: name) }
+            requestHeaders = requestHeaders.withoutBodyFields
             set(CURLOPT_HTTPGET, 1)
             _ = ccurl_easy_setopt_string(raw, CURLOPT_CUSTOMREQUEST, nil)
         } else if let body {
@@ -256,6 +249,11 @@ final class EasyHandle {
         headers = HTTPHeaders()
         applyHop()
         return true
+    }
+
+    /// "Name;" is libcurl's way to send a header with an empty value; "Name:" would remove it.
+    private static func headerLine(_ field: HTTPHeaders.Field) -> String {
+        field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
     }
 
     /// `recycle()` resets the libcurl handle to its defaults and gives it back for another
