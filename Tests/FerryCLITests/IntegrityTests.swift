@@ -231,4 +231,24 @@ import Testing
         #expect(try Data(contentsOf: out.file("p.bin")) == Pattern.bytes(count: n))
         #expect(try fault.requests(prefix: "/bytes").count >= 8)
     }
+
+    // Messages: replies that break HTTP are named for what they are and not retried.
+    @Test(arguments: [
+        (["huge_header": "10000000"], "a header is too large"),
+        (["claim_length": "-5"], "Content-Length"),
+        (["bad_chunked": "1"], "malformed chunked encoding"),
+    ])
+    func repliesThatBreakHTTPAreNamedAndNotRetried(_ fault: [String: String], _ message: String) throws {
+        let server = try FaultServer.start()
+        let out = try TemporaryDirectory()
+        defer { server.stop(); out.remove() }
+
+        let result = try ferry(["get", "--retries", "3", "-d", out.path, "-o", "x.bin", server.url("/bytes/5000", query: fault).absoluteString])
+
+        #expect(result.exitStatus == 1)
+        #expect(result.stderr.contains("not valid HTTP") && result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("retrying") && !result.stderr.contains("out of memory"), "\(result.stderr)")
+        #expect(try server.requests(prefix: "/bytes").count == 1)
+        #expect(!FileManager.default.fileExists(atPath: out.file("x.bin").path))
+    }
 }

@@ -55,6 +55,9 @@ ENDPOINTS
                               (some servers do: the client must compare the validators).
         partial_unasked=K     a request without Range gets a 206 with bytes K..n-1 and
                               ``Content-Range: bytes K-(n-1)/n`` (an answer to no question).
+        huge_header=L         adds a header line ``X-Huge`` whose value is L bytes long.
+        bad_chunked=1         the body is sent chunked with a chunk size that is not hex
+                              after the first chunk, then the connection is closed.
 
   ANY /status/<code>?body=<text>&retry_after=<s>&ctype=<type>&location=<url>&header=<N: V>
       That status with that body (default "<code> <reason>\\n", text/plain), Retry-After
@@ -542,6 +545,22 @@ class Handler(BaseHTTPRequestHandler):
             last = min(max(first, last + shift), n - 1)
             status, start, length = 206, first, last - first + 1
             headers.append(("Content-Range", "bytes %d-%d/%s" % (first, last, total_claim)))
+
+        if "huge_header" in q:
+            headers.append(("X-Huge", "h" * int(q["huge_header"])))
+        if q.get("bad_chunked") == "1":
+            self.start(status)
+            for name, value in headers:
+                self.header_raw(name, value)
+            self.header_raw("Transfer-Encoding", "chunked")
+            self.header_raw("Connection", "close")
+            self.end_headers()
+            first = b"".join(pattern_chunks(start, min(length, 1000), seed))
+            self.wfile.write(b"%x\r\n" % len(first) + first + b"\r\n")
+            self.wfile.write(b"zz-not-hex\r\nrubbish\r\n")
+            self.wfile.flush()
+            self.abort()
+            return
 
         close_after = False
         if faults_on and "claim_length" in q:

@@ -37,8 +37,10 @@ enum CurlErrorMapping {
             return .transport(.protocolViolation("malformed chunked encoding (\(lowercasedFirst(text)))"))
         case CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM:
             return .transport(.connectionDropped(lowercasedFirst(text)))
-        case CURLE_OUT_OF_MEMORY where text.localizedCaseInsensitiveContains("header"):
-            return .transport(.protocolViolation("a header is too large (\(lowercasedFirst(text)))"))
+        case CURLE_OUT_OF_MEMORY:
+            // What libcurl reports for a header line over its limit (100 KB), not a real
+            // shortage of memory: the same reply would come again.
+            return .transport(.protocolViolation("a header is too large to read (over 100 KB)"))
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
             return .transport(.protocolViolation(lowercasedFirst(text)))
         case CURLE_RANGE_ERROR:
