@@ -41,6 +41,17 @@ final class DownloadJournal: Sendable {
         try journal.tasks(in: [.queued, .running, .paused, .failed], limit: 100_000).filter { $0.kind == .download }
     }
 
+    /// `savedFile(url:directory:name:)` is the file a finished download of `url` saved as
+    /// `name` in `directory` by an earlier run, when it is still there; `nil` otherwise.
+    func savedFile(url: URL, directory: URL, name: String) -> String? {
+        guard let done = try? journal.tasks(in: [.done], limit: 100_000) else { return nil }
+        for record in done.reversed() where record.kind == .download && Self.matches(record, url: url, directory: directory, name: name) {
+            var status = stat()
+            if let path = record.finalPath, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { return path }
+        }
+        return nil
+    }
+
     /// The task for `url` saved as `name` in `directory`: the unfinished one from an earlier
     /// run (marked running, with its resume data), or a new one.
     func entry(url: URL, headers: HTTPHeaders, directory: URL, name: String, checksum: ExpectedChecksum?, useContentDisposition: Bool, among unfinished: [TaskRecord]) throws(QueueError) -> Entry {

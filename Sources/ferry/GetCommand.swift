@@ -90,10 +90,32 @@ struct GetCommand: AsyncParsableCommand {
         }
 
         // Two downloads never share a destination: not in this run, nor with an unfinished
-        // download of another URL from an earlier run.
+        // download of another URL from an earlier run. A failed one reserves no name.
         var taken = Set<String>()
-        for record in unfinished where record.spec.destinationDirectory == directory.path && !parsed.contains(where: { DownloadJournal.matches(record, url: $0, directory: directory, name: record.spec.requestedName ?? "") }) {
+        for record in unfinished where record.state != .failed && record.spec.destinationDirectory == directory.path && !parsed.contains(where: { DownloadJournal.matches(record, url: $0, directory: directory, name: record.spec.requestedName ?? "") }) {
             if let name = record.spec.requestedName { taken.insert(name) }
+        }
+        // Each URL's name; a download an earlier run of the same command finished is not
+        // fetched again (unless --overwrite asks for a fresh copy).
+        var planned: [(url: URL, name: String)] = []
+        var alreadySaved: [String] = []
+        for url in parsed {
+            let wanted = options.output ?? SafeFileName.fromURL(url)
+            var name = wanted
+            var counter = 0
+            while taken.contains(name) {
+                counter += 1
+                name = SafeFileName.numbered(wanted, counter)
+            }
+            taken.insert(name)
+            if !options.overwrite, let saved = journal.savedFile(url: url, directory: directory, name: name) {
+                alreadySaved.append(saved)
+            } else {
+                planned.append((url, name))
+            }
+        }
+        for path in alreadySaved {
+            Console.status("already saved \(path)\n")
         }
         var policy = DownloadPolicy(expectedChecksum: checksum, usesContentDisposition: options.contentDisposition)
         // The .part stays linked to the finished file until the journal says done (a kill in
@@ -102,7 +124,7 @@ struct GetCommand: AsyncParsableCommand {
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
         let session = SessionManager(configuration: .default)
         let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
-        let reporter = Reporter(style: style, jobCount: parsed.count, verb: "downloading")
+        let reporter = Reporter(style: style, jobCount: planned.count, verb: "downloading")
         let retryPolicy = RetryPolicy(retryLimit: options.retries)
 
         // Settings that vary per transfer travel with its request.
@@ -114,15 +136,7 @@ struct GetCommand: AsyncParsableCommand {
             return request
         }
         var downloads: [(entry: DownloadJournal.Entry, download: ResumableDownload)] = []
-        for (index, url) in parsed.enumerated() {
-            let wanted = options.output ?? SafeFileName.fromURL(url)
-            var name = wanted
-            var counter = 0
-            while taken.contains(name) {
-                counter += 1
-                name = SafeFileName.numbered(wanted, counter)
-            }
-            taken.insert(name)
+        for (index, (url, name)) in planned.enumerated() {
             let entry: DownloadJournal.Entry
             do throws(QueueError) {
                 entry = try journal.entry(url: url, headers: headers, directory: directory, name: name, checksum: checksum, useContentDisposition: options.contentDisposition, among: unfinished)
