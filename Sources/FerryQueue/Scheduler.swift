@@ -32,8 +32,6 @@ public actor Scheduler {
     /// itself (`SessionConfiguration.maximumActiveTransfers`, per host too), so that tasks can
     /// be handed to it ahead of need (see `chooseCandidates()`).
     private let stagesTransfers: Bool
-    /// `rateLanes` are sessions for tasks with a speed limit, by limit.
-    private var rateLanes: [Int64: SessionLane] = [:]
 
     /// `running` holds every task with a transfer attempt in flight, and nothing else.
     var running: [TaskID: RunningTask] = [:]
@@ -172,9 +170,6 @@ public actor Scheduler {
         poller?.cancel()
         commitTimer?.cancel()
         mainLane.close()
-        for lane in rateLanes.values {
-            lane.close()
-        }
         hub.finish()
         thread.stop()
     }
@@ -392,22 +387,16 @@ public actor Scheduler {
         //
         // When the main session holds transfers beyond the limits itself (`stagesTransfers`),
         // up to `limit` more tasks are handed to it ahead of need: one starts the moment
-        // another's network part is over, without waiting for this actor. Tasks of the other
-        // lanes (speed limits) are not held by the main session's limits: they start only in a
-        // real free slot, and none are handed ahead while they run or wait for one. The bound
-        // on finishing files counts the tasks handed ahead (the session starts them on its own).
+        // another's network part is over, without waiting for this actor. Every transfer runs on
+        // that one session (a task's speed cap travels with its request). The bound on
+        // finishing files counts the tasks handed ahead (the session starts them on its own).
         let limit = configuration.maximumConcurrent
         // Plain loops, not closures: a closure made here is isolated to this actor, and each
         // call of one checks at run time that it runs on the actor's executor.
         var holding = 0
         for ending in endings where ending.holdsSlot { holding += 1 }
         let transferring = running.count - finishingCount + holding
-        var otherLaneRuns = false
-        for task in running.values where !task.finishing && task.lane !== mainLane {
-            otherLaneRuns = true
-            break
-        }
-        var ahead = stagesTransfers && !otherLaneRuns ? 2 * limit : 0
+        let ahead = stagesTransfers ? 2 * limit : 0
         var free = min(limit + ahead - transferring,
                        (1 + Scheduler.finishingFactor) * limit - running.count - endings.count)
         guard free > 0 else { return [] }
@@ -425,19 +414,13 @@ public actor Scheduler {
         var chosen: [Candidate] = []
         var kept: [TaskRecord] = []
         func consider(_ record: TaskRecord) {
-            let ownLane = Scheduler.laneRate(of: record) != nil
-            if ownLane, ahead > 0 {
-                // Needs a real slot, and nothing goes ahead from here on in this round.
-                free = min(free, limit - transferring - chosen.count)
-                ahead = 0
-            }
             guard free > 0 else {
                 kept.append(record)
                 return
             }
             let url = currentURL(of: record)
             let host = Scheduler.hostKey(url)
-            guard perHost[host, default: 0] < configuration.maximumPerHost + (ownLane ? 0 : ahead) else {
+            guard perHost[host, default: 0] < configuration.maximumPerHost + ahead else {
                 kept.append(record)
                 return
             }
@@ -512,7 +495,7 @@ public actor Scheduler {
                 let request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
                 transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
             } else {
-                lane = self.lane(forRate: Scheduler.laneRate(of: record))
+                lane = mainLane
                 // Validated when the task was added: one parse, the full check only to word an error.
                 let parsed: URL
                 if let quick = URL(string: url.string) { parsed = quick } else { parsed = try Request.validatedURL(url.string) }
@@ -527,7 +510,8 @@ public actor Scheduler {
                 // The .part this task's delegate uses (another's .part at the name is skipped).
                 partPath = destination.partialFilePath(for: delegateFactory.commitMark(for: record.id),
                                                        resuming: record.resume.resumeData?.canResume == true)
-                let request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
+                var request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
+                request.maximumReceiveSpeed = Scheduler.speedCap(of: record)
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)
                 transfer = lane.session.task(kind: .download, request: request, delegate: delegate)
             }
@@ -673,20 +657,10 @@ public actor Scheduler {
         return made
     }
 
-    /// `laneRate(of:)` is the speed limit whose session (lane) runs the task: a download's
-    /// `max-download-limit`; `nil` (the main lane) for the others and for uploads.
-    static func laneRate(of record: TaskRecord) -> Int64? {
+    /// `speedCap(of:)` is a download's `max-download-limit`, carried by its request; `nil`
+    /// for the others and for uploads.
+    static func speedCap(of record: TaskRecord) -> Int64? {
         record.spec.upload == nil ? record.spec.options.maxDownloadLimit : nil
-    }
-
-    private func lane(forRate rate: Int64?) -> SessionLane {
-        guard let rate else { return mainLane }
-        if let lane = rateLanes[rate] { return lane }
-        var configuration = mainLane.session.configuration
-        configuration.maximumReceiveSpeed = rate
-        let lane = SessionLane(session: SessionManager(configuration: configuration), ownsSession: true, hub: hub)
-        rateLanes[rate] = lane
-        return lane
     }
 
     private func currentURL(of record: TaskRecord) -> TransferURL {

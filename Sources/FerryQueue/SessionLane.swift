@@ -5,8 +5,8 @@ import Synchronization
 /// from its transfer ids to journal task ids, and an observer that forwards its progress
 /// events as the scheduler's (on the engine thread: no task is woken per event).
 ///
-/// Transfers with a per-task speed limit run in a lane of their own (the limit is a session
-/// setting). Thread-safe.
+/// Every transfer of a scheduler runs on its one lane (settings that vary per task, such as a
+/// speed cap, travel with each request). Thread-safe.
 final class SessionLane: Sendable {
     /// `session` runs the transfers.
     let session: SessionManager
