@@ -31,8 +31,7 @@ struct DownloadOptions: ParsableArguments {
     @Flag(help: "Replace an existing file instead of saving as NAME.1.EXT.")
     var overwrite = false
 
-    @Option(name: .customLong("max-concurrent"), help: "Transfers running at once.")
-    var maxConcurrent: Int = 5
+    @OptionGroup var limits: EngineLimits
 
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false

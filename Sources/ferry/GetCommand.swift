@@ -58,8 +58,8 @@ struct GetCommand: AsyncParsableCommand {
         if checksum != nil && urls.count > 1 {
             inputErrors.append(.input(.invalidOption("--checksum is the digest of one file: give one URL with it")))
         }
-        if options.retries < 0 || options.maxConcurrent < 1 {
-            inputErrors.append(.input(.invalidOption("--retries must be 0 or more and --max-concurrent 1 or more")))
+        if options.retries < 0 {
+            inputErrors.append(.input(.invalidOption("--retries must be 0 or more")))
         }
         if !options.query.isEmpty {
             do throws(FerryError) {
@@ -122,7 +122,10 @@ struct GetCommand: AsyncParsableCommand {
         // between is recognised by recoverCommittedFile instead of fetching a copy).
         policy.keepsPartialNameAfterCommit = true
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
-        let session = SessionManager(configuration: .default)
+        var configuration = SessionConfiguration.default
+        // Beyond the per-host limit the engine holds a transfer until another to that host ends.
+        configuration.maximumActiveTransfersPerHost = options.limits.maxPerHost
+        let session = SessionManager(configuration: configuration)
         let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
         let reporter = Reporter(style: style, jobCount: planned.count, verb: "downloading")
         let retryPolicy = RetryPolicy(retryLimit: options.retries)
@@ -170,7 +173,7 @@ struct GetCommand: AsyncParsableCommand {
             guard interruption.record(signal) else { return }
             for download in running { download.cancel() }
         }
-        let runner = TransferRunner(session: session, concurrency: options.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
+        let runner = TransferRunner(session: session, concurrency: options.limits.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
         let jobs = downloads
         let outcomes = await runner.run(count: jobs.count) { index in
             // A file committed just before an earlier run was killed is done, not fetched again.

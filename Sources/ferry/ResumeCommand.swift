@@ -22,11 +22,7 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup var selection: TaskSelection
 
-    @Option(name: .customLong("max-concurrent"), help: "Transfers running at once.")
-    var maxConcurrent: Int = SchedulerConfiguration.defaultMaximumConcurrent
-
-    @Option(name: .customLong("max-per-host"), help: "Transfers running at once to one host.")
-    var maxPerHost: Int = SchedulerConfiguration.defaultMaximumPerHost
+    @OptionGroup var limits: EngineLimits
 
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
@@ -38,10 +34,6 @@ struct ResumeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let ids = try selection.parsed(requireSome: false)
-        guard maxConcurrent >= 1, maxPerHost >= 1 else {
-            Console.error("--max-concurrent and --max-per-host must be 1 or more")
-            throw ExitStatus.usage
-        }
         let stateDirectory = try QueueAccess.directory(state)
         let lock: EngineLock
         do {
@@ -64,8 +56,8 @@ struct ResumeCommand: AsyncParsableCommand {
             try requeue(journal, ids: ids)
         }
         let directory = try DownloadDirectory.prepareForCommand(dir)
-        let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: maxConcurrent,
-                                                   maximumPerHost: maxPerHost)
+        let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
+                                                   maximumPerHost: limits.maxPerHost)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)

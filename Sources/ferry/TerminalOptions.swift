@@ -9,8 +9,7 @@ struct TerminalOptions: ParsableArguments {
     @Option(name: [.customShort("d"), .customLong("dir")], help: "The directory the add dialog offers (default: $XDG_DOWNLOAD_DIR, else ~/Downloads, else the current directory).")
     var directory: String?
 
-    @Option(name: .customLong("max-concurrent"), help: "Transfers running at once.")
-    var maxConcurrent: Int = SchedulerConfiguration.defaultMaximumConcurrent
+    @OptionGroup var limits: EngineLimits
 
     @Option(name: .customLong("render-benchmark"), help: .hidden)
     var renderBenchmarkFrames: Int?

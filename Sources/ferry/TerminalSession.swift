@@ -17,10 +17,6 @@ enum TerminalSession {
             RenderBenchmark.run(frames: frames)
             return
         }
-        guard options.maxConcurrent >= 1 else {
-            Console.error("--max-concurrent must be 1 or more")
-            throw ExitStatus.usage
-        }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             Console.error("the terminal UI needs a terminal on standard input and output; in scripts use ferry get, ferry put or ferry add")
             throw ExitStatus.usage
@@ -54,7 +50,8 @@ enum TerminalSession {
         // The controller reads the journal's revision once a second and tells the scheduler
         // when it moved, so the scheduler needs no poll of its own while the UI is open.
         let configuration = SchedulerConfiguration(
-            defaultDirectory: tui.defaultDirectory, maximumConcurrent: options.maxConcurrent, pollInterval: .seconds(3600)
+            defaultDirectory: tui.defaultDirectory, maximumConcurrent: options.limits.maxConcurrent,
+            maximumPerHost: options.limits.maxPerHost, pollInterval: .seconds(3600)
         )
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         let controller = QueueController(journal: journal, activity: SchedulerActivity(scheduler: scheduler))

@@ -49,7 +49,9 @@ public final class NginxServer: Sendable {
     ///     for no limit.
     ///   - extraConfig: directives placed inside the `server` block, after the defaults
     ///     (for example `location /x { return 302 /y; }`). Empty by default.
-    public static func start(root: URL, limitRate: String? = nil, extraConfig: String = "") throws -> NginxServer {
+    ///   - httpConfig: directives placed inside the `http` block (for example a
+    ///     `limit_conn_zone`). Empty by default.
+    public static func start(root: URL, limitRate: String? = nil, extraConfig: String = "", httpConfig: String = "") throws -> NginxServer {
         guard access(executable, X_OK) == 0 else {
             throw TestSupportError("\(executable) is missing: install the nginx package (make deps)")
         }
@@ -60,7 +62,8 @@ public final class NginxServer: Sendable {
             let configuration = directory.file("nginx.conf")
             do {
                 try makeConfiguration(
-                    port: port, root: root, prefix: directory, limitRate: limitRate, extraConfig: extraConfig
+                    port: port, root: root, prefix: directory, limitRate: limitRate, extraConfig: extraConfig,
+                    httpConfig: httpConfig
                 ).write(to: configuration, atomically: true, encoding: .utf8)
             } catch {
                 directory.remove()
@@ -124,7 +127,7 @@ public final class NginxServer: Sendable {
     }
 
     static func makeConfiguration(
-        port: Int, root: URL, prefix: TemporaryDirectory, limitRate: String?, extraConfig: String
+        port: Int, root: URL, prefix: TemporaryDirectory, limitRate: String?, extraConfig: String, httpConfig: String = ""
     ) -> String {
         func quoted(_ path: String) -> String {
             "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
@@ -161,6 +164,7 @@ public final class NginxServer: Sendable {
             sendfile on;
             tcp_nopush on;
             keepalive_timeout 65;
+            \(httpConfig)
             server {
                 listen \(Loopback.host):\(port);
                 server_name localhost;
