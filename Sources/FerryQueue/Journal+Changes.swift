@@ -9,6 +9,12 @@ extension Journal {
     public func revision() throws(QueueError) -> Int64 {
         try read { db in try JournalMeta.value(db, .revision) }
     }
+
+    /// `orderRevision()` grows with every manual change of the queue order (`move`,
+    /// `setPriority`); 0 before the first.
+    public func orderRevision() throws(QueueError) -> Int64 {
+        try read { db in try JournalMeta.value(db, .orderRevision) }
+    }
 }
 
 extension Journal {

@@ -74,15 +74,73 @@ extension Journal {
             }
             if moved {
                 try JournalMeta.bumpRevision(db)
+                try JournalMeta.bumpOrderRevision(db)
             }
             return moved
         }
+    }
+
+    /// `move(_:toPlace:)` puts a task at place `target` (1 is the first) of the queue order
+    /// (every task, as `ferry list` shows them; a place past the end is the last) and returns
+    /// `false` when it was there already. The tasks between its old and new place each move one
+    /// place towards the old one: the places are passed along in one transaction, so their set
+    /// of (priority, position) pairs stays the same. Throws `.journal(.taskNotFound)`.
+    @discardableResult
+    public func move(_ id: TaskID, toPlace target: Int) throws(QueueError) -> Bool {
+        try write { db in
+            guard let me = try Place.fetch(db, sql: "WHERE id = ?", [id.rawValue]) else {
+                throw QueueError.journal(.taskNotFound(id))
+            }
+            let current = try Journal.placeIndex(db, of: me)
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM task") ?? 0
+            let wanted = min(max(1, target), max(1, count)) - 1
+            guard wanted != current else { return false }
+            let low = min(wanted, current)
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, priority, position FROM task ORDER BY priority DESC, position ASC LIMIT ? OFFSET ?
+                """, arguments: [abs(wanted - current) + 1, low]).map {
+                Place(id: $0["id"], priority: $0["priority"], position: $0["position"])
+            }
+            // `rows` runs from the lower place to the higher; me is at one end.
+            var order = rows.map(\.id)
+            if wanted < current {
+                order.removeLast()
+                order.insert(me.id, at: 0)
+            } else {
+                order.removeFirst()
+                order.append(me.id)
+            }
+            for (slot, rowID) in zip(rows, order) where slot.id != rowID {
+                try place(db, rowID, priority: slot.priority, position: slot.position)
+            }
+            try JournalMeta.bumpRevision(db)
+            try JournalMeta.bumpOrderRevision(db)
+            return true
+        }
+    }
+
+    /// `place(of:)` is the task's place in the queue order, 1 for the first. Throws
+    /// `.journal(.taskNotFound)`.
+    public func place(of id: TaskID) throws(QueueError) -> Int {
+        try read { db in
+            guard let me = try Place.fetch(db, sql: "WHERE id = ?", [id.rawValue]) else {
+                throw QueueError.journal(.taskNotFound(id))
+            }
+            return try Journal.placeIndex(db, of: me) + 1
+        }
+    }
+
+    /// The number of tasks before `me` in the queue order.
+    private static func placeIndex(_ db: Database, of me: Place) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM task WHERE priority > ? OR (priority = ? AND position < ?)",
+                         arguments: [me.priority, me.priority, me.position]) ?? 0
     }
 
     /// `setPriority(_:for:)` changes a task's priority; it keeps its position, so it lands
     /// in the new band where its insertion order puts it. Throws `.journal(.taskNotFound)`.
     public func setPriority(_ priority: Int, for id: TaskID) throws(QueueError) {
         try update(id, sql: "priority = ?", [priority])
+        try write { db in try JournalMeta.bumpOrderRevision(db) }
     }
 
     private func swap(_ db: Database, _ first: Place, _ second: Place) throws {

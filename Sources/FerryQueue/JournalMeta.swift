@@ -12,6 +12,9 @@ enum JournalMeta {
         case highestPosition = "highest_position"
         /// `identity` is a random number made once per journal (see `Journal.identity()`).
         case identity
+        /// `orderRevision` grows with every manual change of the queue order (a move, a new
+        /// priority); absent (0) until the first.
+        case orderRevision = "order_revision"
     }
 
     static func value(_ db: Database, _ key: Key) throws -> Int64 {
@@ -22,6 +25,15 @@ enum JournalMeta {
     static func set(_ db: Database, _ key: Key, to value: Int64) throws {
         let statement = try db.cachedStatement(sql: "UPDATE journal_meta SET value = ? WHERE key = ?")
         try statement.execute(arguments: [value, key.rawValue])
+    }
+
+    /// `bumpOrderRevision(_:)` marks a manual change of the queue order, which a running
+    /// scheduler answers by choosing again the tasks it handed ahead of need.
+    static func bumpOrderRevision(_ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO journal_meta (key, value) VALUES ('order_revision', 1)
+            ON CONFLICT (key) DO UPDATE SET value = value + 1
+            """).execute()
     }
 
     /// `bumpRevision(_:)` marks a change that pollers in other processes should notice.

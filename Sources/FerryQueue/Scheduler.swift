@@ -89,6 +89,9 @@ public actor Scheduler {
     static let upcomingLimit = 256
     private var phase = Phase.idle
     private var lastRevision: Int64 = -1
+    /// The journal's `orderRevision()` when last read: a manual reorder since then takes back
+    /// the tasks handed ahead (`takeBackHandedAhead()`).
+    private var lastOrderRevision: Int64 = 0
     private var poller: Task<Void, Never>?
     private var runWaiter: CheckedContinuation<Void, Never>?
     private var stopWaiters: [CheckedContinuation<Void, Never>] = []
@@ -208,6 +211,7 @@ public actor Scheduler {
                 removeLeftoverPartialFiles()
             }
             lastRevision = try journal.revision()
+            lastOrderRevision = try journal.orderRevision()
         } catch {
             lastJournalError = error
         }
@@ -303,6 +307,11 @@ public actor Scheduler {
             guard revision != lastRevision else { return }
             lastRevision = revision
             dropUpcoming()
+            let order = try journal.orderRevision()
+            if order != lastOrderRevision {
+                lastOrderRevision = order
+                takeBackHandedAhead()
+            }
         } catch {
             lastJournalError = error
             return
@@ -311,6 +320,15 @@ public actor Scheduler {
         hub.publish(.journalChanged)
         fill()
         finishIfIdle()
+    }
+
+    /// `takeBackHandedAhead()` puts the tasks handed to the session ahead of need that it has
+    /// not started yet back to `queued`, after the user changed the queue order: the next
+    /// transfers are chosen again in the new order (nothing of theirs was touched yet).
+    private func takeBackHandedAhead() {
+        for (id, entry) in running where entry.intent == nil && !entry.finishing && !entry.transfer.hasStarted {
+            interrupt(id, intent: .requeue)
+        }
     }
 
     /// `journalDidChange()` tells the scheduler the journal was changed (by this process's

@@ -151,6 +151,9 @@ public final class TransferTask: Sendable, Identifiable {
         if now { handler() }
     }
 
+    /// Whether the engine started the transfer (it may hold it back first, see ``onStart(_:)``).
+    public var hasStarted: Bool { inner.withLock { $0.transportStarted } }
+
     /// Calls `handler` once the engine starts the transfer: at once after ``resume()``, or,
     /// when the session's limits (``SessionConfiguration/maximumActiveTransfers``) hold it
     /// back, when a place frees; at once when that already happened. On the engine thread:

@@ -1,0 +1,64 @@
+import ArgumentParser
+import FerryQueue
+
+/// `MoveCommand` is `ferry move ID --to N|--up|--down|--top|--bottom`: change a task's place
+/// in the queue order (what starts next), as J and K do in the terminal UI.
+struct MoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Move a task in the queue order; a running engine starts tasks in the new order.",
+        discussion: """
+        The queue order is the one `ferry list` shows (priority first, then the order tasks \
+        were added or moved in). --to 1 makes the task the first; tasks an engine already \
+        handed to its transfer loop but had not started are chosen again in the new order.
+        """
+    )
+
+    @Argument(help: "The task to move.")
+    var id: Int64
+
+    @Option(help: ArgumentHelp("Put the task at place N of the queue order (1 is the first).", valueName: "N"))
+    var to: Int?
+
+    @Flag(help: "Move the task one place earlier.")
+    var up = false
+
+    @Flag(help: "Move the task one place later.")
+    var down = false
+
+    @Flag(help: "Make the task the first (same as --to 1).")
+    var top = false
+
+    @Flag(help: "Make the task the last.")
+    var bottom = false
+
+    @OptionGroup var state: StateOptions
+
+    func validate() throws {
+        let given = [to != nil, up, down, top, bottom].filter { $0 }.count
+        guard given == 1 else { throw ValidationError("give exactly one of --to N, --up, --down, --top, --bottom") }
+        if let to, to < 1 { throw ValidationError("--to takes a place of 1 or more") }
+    }
+
+    func run() async throws {
+        let journal = try QueueAccess.openJournal(state)
+        defer { try? journal.close() }
+        let task = TaskID(id)
+        do throws(QueueError) {
+            let moved: Bool
+            if let to {
+                moved = try journal.move(task, toPlace: to)
+            } else {
+                moved = try journal.move(task, up ? .up : down ? .down : top ? .toTop : .toBottom)
+            }
+            let place = try journal.place(of: task)
+            Console.error(moved ? "#\(id) is now at place \(place)" : "#\(id) stays at place \(place)")
+        } catch {
+            if case .journal(.taskNotFound) = error {
+                Console.error("#\(id): no such task")
+                throw ExitStatus.usage
+            }
+            throw QueueAccess.fail(error)
+        }
+    }
+}
