@@ -17,8 +17,20 @@ struct ResponseHeadParser {
     private(set) var headers = HTTPHeaders()
 
     /// `receive(_:)` takes one header line (with or without its CR LF).
+    ///
+    /// A bare CR inside the line is read as a space (RFC 9112 section 2.2), so no name, value
+    /// or reason phrase ever holds one.
     mutating func receive(_ line: UnsafeRawBufferPointer) {
         let bytes = line.trimming { $0 == 0x0D || $0 == 0x0A }
+        guard !bytes.contains(0x0D) else {
+            let spaced = bytes.map { $0 == 0x0D ? 0x20 : $0 }
+            spaced.withUnsafeBytes { parse($0[...]) }
+            return
+        }
+        parse(bytes)
+    }
+
+    private mutating func parse(_ bytes: Slice<UnsafeRawBufferPointer>) {
         if bytes.starts(with: Self.statusLinePrefix) {
             // "VERSION SP STATUS [SP REASON]", runs of spaces taken as one.
             var rest = bytes[...]
