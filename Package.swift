@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "ferry", targets: ["ferry"]),
         .library(name: "FerryKit", targets: ["FerryKit"]),
+        .library(name: "FerryQueue", targets: ["FerryQueue"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

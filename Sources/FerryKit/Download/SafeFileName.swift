@@ -40,14 +40,21 @@ public enum SafeFileName {
             default: scalars.append(scalar)
             }
         }
-        var cleaned = String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
-        cleaned = cleaned.trimmingCharacters(in: .whitespaces)
+        // Leading dots and blanks go in any mix (". .x" is not made ".x"), trailing blanks too.
+        let blanks = CharacterSet.whitespacesAndNewlines
+        while let first = scalars.first, first == "." || blanks.contains(first) { scalars.removeFirst() }
+        let cleaned = String(scalars).trimmingCharacters(in: blanks)
         if cleaned.isEmpty { return fallback }
-        return shorten(cleaned, toBytes: maximumBytes)
+        guard cleaned.utf8.count > maximumBytes else { return cleaned }
+        // Cutting may leave blanks at the new end: trim again.
+        let short = shorten(cleaned, toBytes: maximumBytes).trimmingCharacters(in: .whitespacesAndNewlines)
+        return short.isEmpty ? fallback : short
     }
 
     /// Shortens `name` to at most `limit` UTF-8 bytes on a character boundary, keeping a short extension.
+    ///
+    /// A first character too long for the limit (a letter under hundreds of combining marks)
+    /// is cut between its scalars, so that the result is never just the extension.
     public static func shorten(_ name: String, toBytes limit: Int) -> String {
         guard name.utf8.count > limit else { return name }
         let (stem, ext) = split(name)
@@ -57,8 +64,18 @@ public enum SafeFileName {
         var kept = ""
         var used = 0
         for character in (keepExtension ? stem : name) {
-            let size = String(character).utf8.count
-            if used + size > budget { break }
+            let size = character.utf8.count
+            if used + size > budget {
+                if kept.isEmpty {
+                    for scalar in character.unicodeScalars {
+                        let width = UTF8.width(scalar)
+                        if used + width > budget { break }
+                        kept.unicodeScalars.append(scalar)
+                        used += width
+                    }
+                }
+                break
+            }
             kept.append(character)
             used += size
         }
@@ -79,10 +96,21 @@ public enum SafeFileName {
     }
 
     /// `name` with a counter before its extension: `name.1.ext`, `name.2.ext`, ...
+    ///
+    /// A name that would exceed ``maximumBytes`` loses the end of its stem; an extension too
+    /// long to keep (over 16 bytes with its dot, as in ``shorten(_:toBytes:)``) is cut with it
+    /// and the counter goes last.
     public static func numbered(_ name: String, _ counter: Int) -> String {
         let (stem, ext) = split(name)
-        let candidate = ext.map { "\(stem).\(counter).\($0)" } ?? "\(stem).\(counter)"
-        return candidate.utf8.count <= maximumBytes ? candidate : numbered(shorten(stem, toBytes: maximumBytes - 16) + (ext.map { "." + $0 } ?? ""), counter)
+        let counterPart = ".\(counter)"
+        let extensionPart = ext.map { "." + $0 } ?? ""
+        let candidate = stem + counterPart + extensionPart
+        guard candidate.utf8.count > maximumBytes else { return candidate }
+        guard extensionPart.utf8.count <= 16 else {
+            return shorten(name, toBytes: maximumBytes - counterPart.utf8.count) + counterPart
+        }
+        let budget = maximumBytes - counterPart.utf8.count - extensionPart.utf8.count
+        return shorten(stem, toBytes: budget) + counterPart + extensionPart
     }
 
     /// `isPlain(_:)` is true for a name `sanitize(_:)` keeps as it is: printable ASCII without

@@ -41,10 +41,11 @@ final class EasyHandle {
     var clockNow: Double { configuration.clock.now() }
 
     // Response parsing state.
-    private var statusCode = 0
-    private var reasonPhrase = ""
-    private var httpVersion = "HTTP/1.1"
-    private var headers = HTTPHeaders()
+    private var head = ResponseHeadParser()
+    private var statusCode: Int { head.statusCode }
+    private var reasonPhrase: String { head.reasonPhrase }
+    private var httpVersion: String { head.httpVersion }
+    private var headers: HTTPHeaders { head.headers }
     private(set) var response: HTTPResponse?
     /// An error raised inside a callback; it wins over the `CURLcode` libcurl reports for the abort.
     private(set) var callbackError: FerryError?
@@ -321,52 +322,8 @@ final class EasyHandle {
     // MARK: - Callbacks (engine thread, inside curl_multi_perform)
 
     fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
-        // Parsed on the bytes (CR, LF, SP and HTAB are ASCII in both encodings); only the
-        // parts kept become strings. Called for every header line, on the engine thread.
-        let bytes = line.trimming { $0 == 0x0D || $0 == 0x0A }
-        if bytes.starts(with: EasyHandle.statusLinePrefix) {
-            // A new response (a redirect, 100 Continue, or the final one) starts over:
-            // "VERSION SP STATUS [SP REASON]", runs of spaces taken as one.
-            var rest = bytes[...]
-            let version = EasyHandle.nextWord(&rest)
-            let status = EasyHandle.nextWord(&rest)
-            httpVersion = version.isEmpty ? "HTTP/1.1" : EasyHandle.headerText(version)
-            statusCode = EasyHandle.statusCode(status)
-            reasonPhrase = rest.isEmpty ? "" : EasyHandle.headerText(rest)
-            headers = HTTPHeaders()
-            headers.reserveCapacity(16)
-        } else if let colon = bytes.firstIndex(of: 0x3A), statusCode != 0 {
-            let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
-            let name = EasyHandle.headerText(bytes[..<colon].trimming(blank))
-            let value = EasyHandle.headerText(bytes[(colon + 1)...].trimming(blank))
-            headers.add(name: name, value: value)
-        }
-    }
-
-    private static let statusLinePrefix: [UInt8] = Array("HTTP/".utf8)
-
-    /// `nextWord(_:)` takes the bytes up to the next space off the front of `rest` (and the
-    /// spaces after them).
-    private static func nextWord(_ rest: inout Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
-        let end = rest.firstIndex(of: 0x20) ?? rest.endIndex
-        let word = rest[rest.startIndex..<end]
-        rest = rest[end...]
-        while rest.first == 0x20 { rest = rest.dropFirst() }
-        return word
-    }
-
-    /// `statusCode(_:)` is the status code in `word`: up to three digits, else 0 (no status).
-    private static func statusCode(_ word: Slice<UnsafeRawBufferPointer>) -> Int {
-        word.count <= 3 ? Int(decimal: word) ?? 0 : 0
-    }
-
-    /// `headerText(_:)` decodes header bytes as UTF-8, or as ISO Latin-1 when they are not.
-    private static func headerText(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
-        // ASCII (nearly every header) is copied as it is, without the generic validation.
-        let contiguous = UnsafeRawBufferPointer(rebasing: bytes)
-        if contiguous.allSatisfy({ $0 < 0x80 }) { return String(decoding: contiguous, as: UTF8.self) }
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        // Called for every header line, on the engine thread.
+        head.receive(line)
     }
 
     /// What the write callback answers: bytes taken, a pause (the pacer's), or an error.
