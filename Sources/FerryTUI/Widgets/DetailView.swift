@@ -1,3 +1,5 @@
+import FerryKit
+
 /// `DetailView` draws the selected task's details under the table: URLs, destination,
 /// bytes, attempts, last error, validators and, for uploads, the server's reply.
 struct DetailView {
@@ -44,9 +46,9 @@ struct DetailView {
     }
 
     private static func bytesLine(_ task: TaskRow) -> String {
-        let done = Format.bytes(task.bytesDone)
+        let done = ByteFormatting.size(task.bytesDone)
         guard let total = task.bytesTotal else { return "\(done) of unknown size" }
-        let percent = task.fraction.map { " (\(Format.percent($0)))" } ?? ""
-        return "\(done) of \(Format.bytes(total))\(percent)"
+        let percent = task.fraction.map { " (\(ByteFormatting.percent($0)))" } ?? ""
+        return "\(done) of \(ByteFormatting.size(total))\(percent)"
     }
 }
