@@ -99,7 +99,7 @@ struct QueueListing {
 
     /// The completed share the table shows for a task at rest (as `TaskRow.fraction`).
     private static func fraction(_ summary: TaskSummary) -> Double? {
-        guard let total = summary.totalLength else { return nil }
+        guard let total = summary.totalLength else { return summary.state == .done ? 1 : nil }
         guard total > 0 else { return summary.state == .done ? 1 : 0 }
         let done = summary.state == .done ? total : summary.durableOffset
         return min(1, max(0, Double(done) / Double(total)))
