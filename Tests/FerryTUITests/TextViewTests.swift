@@ -13,6 +13,10 @@ import Testing
 
     @Test func textWrapsKeepsLineBreaksAndNeverSplitsAWideCharacter() {
         #expect(TextWrap.lines("abcdef\nxy", width: 4) == ["abcd", "ef", "xy"])
+        #expect(TextWrap.lines("one two three", width: 8) == ["one two", "three"])
+        #expect(TextWrap.lines("one two three", width: 7) == ["one two", "three"])
+        #expect(TextWrap.lines("ab cdefghij", width: 4) == ["ab", "cdef", "ghij"])
+        #expect(TextWrap.lines("a 日本語", width: 3) == ["a", "日", "本", "語"])
         #expect(TextWrap.lines("日本語", width: 5) == ["日本", "語"])
         #expect(TextWrap.lines("a\tb\r\n\u{7}", width: 10) == ["a    b", "\u{FFFD}"])
         #expect(TextWrap.lines("", width: 0) == [""])
