@@ -40,6 +40,11 @@ void cncurses_clear_screen(void) { clearok(curscr, TRUE); }
 
 void cncurses_set_escdelay(int milliseconds) { set_escdelay(milliseconds); }
 
+/* Key codes given to the paste markers with define_key: far above KEY_MAX, where ncurses
+   numbers the extended keys it finds in terminfo, and below the trie's 16-bit limit. */
+#define CNCURSES_CODE_PASTE_START 0x7E00
+#define CNCURSES_CODE_PASTE_END 0x7E01
+
 int cncurses_read_input(unsigned int *value) {
     wint_t ch = 0;
     int rc = wget_wch(stdscr, &ch);
@@ -63,6 +68,8 @@ int cncurses_read_input(unsigned int *value) {
     case KEY_ENTER: *value = CNCURSES_KEY_ENTER; break;
     case KEY_BTAB: *value = CNCURSES_KEY_BACK_TAB; break;
     case KEY_RESIZE: *value = CNCURSES_KEY_RESIZE; break;
+    case CNCURSES_CODE_PASTE_START: *value = CNCURSES_KEY_PASTE_START; break;
+    case CNCURSES_CODE_PASTE_END: *value = CNCURSES_KEY_PASTE_END; break;
     default:
         if (ch >= KEY_F(1) && ch <= KEY_F(24)) *value = CNCURSES_KEY_F1 + (unsigned int)(ch - KEY_F(1));
         else *value = CNCURSES_KEY_UNKNOWN;
@@ -81,6 +88,7 @@ static struct sigaction cncurses_previous[CNCURSES_HANDLED];
 static volatile sig_atomic_t cncurses_active = 0;
 static volatile sig_atomic_t cncurses_interrupted = 0;
 static volatile sig_atomic_t cncurses_wake_fd = -1;
+static volatile sig_atomic_t cncurses_paste_on = 0;
 static int cncurses_atexit_registered = 0;
 
 static int cncurses_slot(int sig) {
@@ -98,11 +106,36 @@ static void cncurses_wake(void) {
     errno = saved;
 }
 
+static void cncurses_write_all(const char *text) {
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t n = write(STDOUT_FILENO, text, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        text += n;
+        left -= (size_t)n;
+    }
+}
+
 static void cncurses_leave_curses(void) {
     if (cncurses_active) {
         cncurses_active = 0;
         endwin();
     }
+    if (cncurses_paste_on) {
+        int saved = errno;
+        cncurses_paste_on = 0;
+        cncurses_write_all("\033[?2004l");
+        errno = saved;
+    }
+}
+
+void cncurses_enable_paste(void) {
+    define_key("\033[200~", CNCURSES_CODE_PASTE_START);
+    define_key("\033[201~", CNCURSES_CODE_PASTE_END);
+    fflush(stdout);
+    cncurses_paste_on = 1;
+    cncurses_write_all("\033[?2004h");
 }
 
 static void cncurses_reraise(int sig) {

@@ -65,6 +65,13 @@ extension Journal {
         try update(id, sql: "final_path = ?", [path])
     }
 
+    /// `recordLength(_:_:)` stores the size of a finished download as its total and durable
+    /// length (the validators are kept), so that it is listed with its size when no
+    /// checkpoint recorded one (a download shorter than the checkpoint interval).
+    public func recordLength(_ id: TaskID, _ length: Int64) throws(QueueError) {
+        try update(id, sql: "total_length = ?, durable_offset = ?", [max(0, length), max(0, length)])
+    }
+
     /// `update(_:sql:_:)` sets columns of one task and bumps the revision.
     func update(_ id: TaskID, sql assignments: String, _ arguments: StatementArguments) throws(QueueError) {
         let time = timestamp()

@@ -65,4 +65,19 @@ extension Journal {
             return removed
         }
     }
+
+    /// `removeAll(in:)` removes every task in `states` with one statement (their files are
+    /// not touched) and returns how many went; the revision moves when some did.
+    public func removeAll(in states: Set<TaskState>) throws(QueueError) -> Int {
+        guard !states.isEmpty else { return 0 }
+        let (filter, arguments) = Journal.stateFilter(states)
+        return try write { db in
+            try db.execute(sql: "DELETE FROM task \(filter)", arguments: arguments)
+            let count = db.changesCount
+            if count > 0 {
+                try JournalMeta.bumpRevision(db)
+            }
+            return count
+        }
+    }
 }

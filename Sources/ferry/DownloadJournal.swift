@@ -90,7 +90,13 @@ final class DownloadJournal: Sendable {
     func finish(_ id: TaskID, outcome: Result<TransferResult, FerryError>) {
         switch outcome {
         case .success(let result):
-            if let path = result.fileURL?.path { try? journal.recordFinalPath(id, path) }
+            if let path = result.fileURL?.path {
+                try? journal.recordFinalPath(id, path)
+                if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                   let size = (attributes[.size] as? NSNumber)?.int64Value {
+                    try? journal.recordLength(id, size)
+                }
+            }
             try? journal.updateState(id, to: .done)
         case .failure(.cancelled):
             try? journal.updateState(id, to: .paused)

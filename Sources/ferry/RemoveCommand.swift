@@ -2,23 +2,33 @@ import ArgumentParser
 import FerryQueue
 import Foundation
 
-/// `RemoveCommand` is `ferry remove ID...|--all [--delete-file]`.
+/// `RemoveCommand` is `ferry remove ID...|--all|--state STATE [--delete-file]`.
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
         abstract: "Remove tasks from the queue; a running engine stops them within a second.",
-        discussion: "Files are kept unless --delete-file is given: then the finished file (if the task was done) and the partial NAME.part file are deleted too.")
+        discussion: "Files are kept unless --delete-file is given: then the finished file (if the task was done) and the partial NAME.part file are deleted too. --state done (or failed, or cancelled; repeatable) purges the finished tasks in that state.")
 
     @OptionGroup var selection: TaskSelection
+
+    @Option(help: ArgumentHelp("Remove every task in this state: done, failed or cancelled (repeatable).", valueName: "state"))
+    var state: [String] = []
 
     @Flag(name: .customLong("delete-file"), help: "Also delete the task's finished or partial file.")
     var deleteFile = false
 
-    @OptionGroup var state: StateOptions
+    @OptionGroup var stateOptions: StateOptions
+
+    /// `finishedStates` are the states `--state` accepts, by name.
+    static let finishedStates: [String: TaskState] = ["done": .done, "failed": .failed, "cancelled": .cancelled]
 
     func run() async throws {
+        if !state.isEmpty {
+            try purge()
+            return
+        }
         let ids = try selection.parsed()
-        let journal = try QueueAccess.openJournal(state)
+        let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
         let cwd = FileManager.default.currentDirectoryPath
         do {
@@ -40,6 +50,39 @@ struct RemoveCommand: AsyncParsableCommand {
                 Console.error("\(Set(ids).count - removed) of the ids did not exist")
                 throw ExitStatus.usage
             }
+        } catch let error as QueueError {
+            throw QueueAccess.fail(error)
+        }
+    }
+
+    /// `purge()` removes every task in the `--state` states (finished ones only), deleting
+    /// their files with `--delete-file`.
+    private func purge() throws {
+        if selection.all || !selection.ids.isEmpty {
+            Console.error("give task ids, --all or --state, not more than one")
+            throw ExitStatus.usage
+        }
+        var states: Set<TaskState> = []
+        for name in state {
+            guard let chosen = Self.finishedStates[name.lowercased()] else {
+                Console.error("--state takes a finished state: done, failed or cancelled (not '\(name)')")
+                throw ExitStatus.usage
+            }
+            states.insert(chosen)
+        }
+        let journal = try QueueAccess.openJournal(stateOptions)
+        defer { try? journal.close() }
+        let cwd = FileManager.default.currentDirectoryPath
+        do {
+            var records: [TaskRecord] = []
+            if deleteFile { try journal.forEachTask(in: states) { records.append($0) } }
+            let removed = try journal.removeAll(in: states)
+            var deleted = 0
+            // A task that left the state meanwhile (a retry) was not removed: its files stay.
+            for record in records where try journal.task(record.id) == nil {
+                deleted += TaskFiles.delete(of: record, defaultDirectory: cwd).count
+            }
+            Console.error("removed \(removed) task\(removed == 1 ? "" : "s")\(deleteFile ? "; deleted \(deleted) file\(deleted == 1 ? "" : "s")" : "")")
         } catch let error as QueueError {
             throw QueueAccess.fail(error)
         }

@@ -43,8 +43,12 @@ enum TerminalSession {
         }
         let journal = opening.journal
         defer { try? journal.close() }
+        // The dialog offers the directory of the last download added (in an earlier run too),
+        // unless --dir names one for this run.
+        let memory = DirectoryMemory(stateDirectory: directory.path)
         let tui = TUIEnvironment(
             defaultDirectory: defaultDirectory(options.directory, environment: environment),
+            lastDirectory: options.directory == nil ? memory.load() : nil,
             homeDirectory: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         )
         // The controller reads the journal's revision once a second and tells the scheduler
@@ -54,7 +58,7 @@ enum TerminalSession {
             maximumPerHost: options.limits.maxPerHost, pollInterval: .seconds(3600)
         )
         let scheduler = Scheduler(journal: journal, configuration: configuration)
-        let controller = QueueController(journal: journal, activity: SchedulerActivity(scheduler: scheduler))
+        let controller = QueueController(journal: journal, activity: SchedulerActivity(scheduler: scheduler), directoryMemory: memory)
         defer { controller.close() }
         let running = await scheduler.startRunning()
         let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: opening.message)

@@ -185,4 +185,40 @@ import Testing
         #expect(try listed(state).isEmpty)
         #expect(try ferry(["remove", "7"], state: state).exitStatus == 2)
     }
+
+    @Test func removeStatePurgesTheFinishedTasksOfThatStateAndKeepsFiles() throws {
+        // Given two finished downloads, one failed (404) and one still queued.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("a.bin"), count: 1_000)
+        try Pattern.writeFile(at: www.file("b.bin"), count: 2_000)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let out = state.file("out")
+        let urls = ["/a.bin", "/b.bin", "/missing.bin"].map { nginx.url($0).absoluteString }
+        #expect(try ferry(["add", "-d", out.path, "--retries", "0"] + urls, state: state).exitStatus == 0)
+        _ = try ferry(["resume"], state: state)
+        #expect(try ferry(["add", "-d", out.path, "--paused", nginx.url("/later.bin").absoluteString], state: state).exitStatus == 0)
+        #expect(try listed(state).compactMap { $0["state"] as? String }.sorted() == ["done", "done", "failed", "paused"])
+
+        // When the done tasks are purged.
+        let purged = try ferry(["remove", "--state", "done"], state: state)
+
+        // Then only they are gone, and their files are kept.
+        #expect(purged.exitStatus == 0, "\(purged.stderr)")
+        #expect(purged.stderr.contains("removed 2 tasks"), "\(purged.stderr)")
+        #expect(try listed(state).compactMap { $0["state"] as? String }.sorted() == ["failed", "paused"])
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("a.bin").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("b.bin").path))
+
+        // And unfinished states, or --state with ids, are refused without removing anything.
+        #expect(try ferry(["remove", "--state", "paused"], state: state).exitStatus == 2)
+        #expect(try ferry(["remove", "--state", "failed", "3"], state: state).exitStatus == 2)
+        #expect(try listed(state).count == 2)
+
+        // And the failed one goes with --state failed.
+        #expect(try ferry(["remove", "--state", "failed"], state: state).exitStatus == 0)
+        #expect(try listed(state).compactMap { $0["state"] as? String } == ["paused"])
+    }
 }

@@ -13,9 +13,15 @@ struct TerminalCommandTests {
         var stateDirectory: String { work.file("state").path }
         var downloads: String { work.file("downloads").path }
 
-        init(arguments: [String] = [], width: Int = 80, height: Int = 24) throws {
+        /// `init(arguments:width:height:seed:)` runs `seed` with the state and download
+        /// directories (both made) before ferry opens them.
+        init(arguments: [String] = [], width: Int = 80, height: Int = 24,
+             seed: (_ stateDirectory: String, _ downloads: String) throws -> Void = { _, _ in }) throws {
             work = try TemporaryDirectory(prefix: "ferry-tui-e2e")
             try FileManager.default.createDirectory(atPath: work.file("downloads").path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: work.file("state").path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try seed(work.file("state").path, work.file("downloads").path)
             let ferry = try ferryExecutableURL().path
             terminal = try TmuxTerminal(
                 command: [ferry, "--state-dir", work.file("state").path, "--dir", work.file("downloads").path] + arguments,

@@ -219,15 +219,3 @@ import Testing
         #expect(TransferTask.State.paused.canTransition(to: .running))
     }
 }
-
-@Suite struct ByteFormattingTests {
-    @Test func sizesSpeedsAndDurations() {
-        #expect(ByteFormatting.size(0) == "0 B")
-        #expect(ByteFormatting.size(1536) == "1.50 KiB")
-        #expect(ByteFormatting.size(64 * 1_048_576) == "64.0 MiB")
-        #expect(ByteFormatting.size(1_073_741_824) == "1.00 GiB")
-        #expect(ByteFormatting.duration(7) == "0:07")
-        #expect(ByteFormatting.duration(3725) == "1:02:05")
-        #expect(ByteFormatting.duration(nil) == "--:--")
-    }
-}

@@ -22,12 +22,12 @@ final class ControllerHarness {
 
     /// `beforeAttach` runs between the controller's creation and its attach (an engine that
     /// starts before the front end attaches).
-    init(activity: (any TransferActivity)? = nil, seed: (Journal, TemporaryDirectory) throws -> Void = { _, _ in },
-         beforeAttach: () -> Void = {}) throws {
+    init(activity: (any TransferActivity)? = nil, directoryMemory: DirectoryMemory? = nil,
+         seed: (Journal, TemporaryDirectory) throws -> Void = { _, _ in }, beforeAttach: () -> Void = {}) throws {
         directory = try TemporaryDirectory(prefix: "ferry-tui-controller")
         journal = try Journal.open(at: directory.file("journal.sqlite").path).journal
         try seed(journal, directory)
-        controller = QueueController(journal: journal, activity: activity)
+        controller = QueueController(journal: journal, activity: activity, directoryMemory: directoryMemory)
         beforeAttach()
         inbox = try EventInbox()
         controller.attach(inbox)

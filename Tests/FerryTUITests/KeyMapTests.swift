@@ -11,6 +11,8 @@ import Testing
         #expect(keys.filter.duplicateKeys.isEmpty)
         #expect(keys.confirm.duplicateKeys.isEmpty)
         #expect(keys.help.duplicateKeys.isEmpty)
+        #expect(keys.text.duplicateKeys.isEmpty)
+        #expect(keys.purge.duplicateKeys.isEmpty)
     }
 
     @Test func mapsThatShareKeysNeverShadowEachOther() {
@@ -26,6 +28,8 @@ import Testing
         #expect(Set(keys.filter.bindings.map(\.action)) == Set(FilterAction.allCases))
         #expect(Set(keys.confirm.bindings.map(\.action)) == Set(ConfirmAction.allCases))
         #expect(Set(keys.help.bindings.map(\.action)) == Set(HelpAction.allCases))
+        #expect(Set(keys.text.bindings.map(\.action)) == Set(TextAction.allCases))
+        #expect(Set(keys.purge.bindings.map(\.action)) == Set(PurgeAction.allCases))
     }
 
     @Test func everyKeyDecodesToItsBindingsAction() {
@@ -57,6 +61,7 @@ import Testing
         }
         let bindings = keys.list.bindings.count + keys.form.bindings.count + keys.edit.bindings.count
             + keys.filter.bindings.count + keys.confirm.bindings.count + keys.help.bindings.count
+            + keys.text.bindings.count + keys.purge.bindings.count
         #expect(lines.filter { !$0.isTitle && !$0.keys.isEmpty }.count == bindings)
     }
 

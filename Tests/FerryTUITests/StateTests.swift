@@ -201,7 +201,7 @@ import Testing
 
     @Test func unboundKeysDoNothing() {
         var state = Fixtures.state(rows: [Fixtures.row(1, "a")])
-        #expect(Fixtures.press([.character("Z"), .function(9), .insert], in: &state).isEmpty)
+        #expect(Fixtures.press([.character("Z"), .function(12), .insert], in: &state).isEmpty)
         #expect(state.mode == .list)
     }
 

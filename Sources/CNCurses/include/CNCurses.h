@@ -57,9 +57,17 @@ void cncurses_set_escdelay(int milliseconds);
 #define CNCURSES_KEY_ENTER 12
 #define CNCURSES_KEY_BACK_TAB 13
 #define CNCURSES_KEY_RESIZE 14
+#define CNCURSES_KEY_PASTE_START 15 /* ESC [ 200 ~ (bracketed paste begins) */
+#define CNCURSES_KEY_PASTE_END 16 /* ESC [ 201 ~ (bracketed paste ends) */
 #define CNCURSES_KEY_F1 101 /* F1..F24 are CNCURSES_KEY_F1 + 0..23 */
 
 int cncurses_read_input(unsigned int *value);
+
+/* Bracketed paste: teaches ncurses the paste markers (ESC [ 200 ~ and ESC [ 201 ~, read as
+   CNCURSES_KEY_PASTE_START/END) and asks the terminal to send them around pasted text
+   (ESC [ ? 2004 h). cncurses_end, the crash-signal handlers and the atexit hook switch it
+   off again (ESC [ ? 2004 l) after leaving curses. Call once curses is active. */
+void cncurses_enable_paste(void);
 
 /* Terminal restoration on signals and at exit.
 

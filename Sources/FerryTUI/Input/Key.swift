@@ -36,6 +36,9 @@ public enum Key: Sendable, Hashable {
     case escape
     /// A function key, F1 is `.function(1)`.
     case function(Int)
+    /// `paste` stands for a bracketed paste in the key maps: the pasted text itself arrives as
+    /// `TUIEvent.paste`, never as keys.
+    case paste
 
     /// `init(characterCode:)` decodes a character code read from the terminal: Tab, Enter,
     /// Escape, Backspace (DEL and Ctrl-H) and Ctrl-letters get their own keys; other C0 and
@@ -79,6 +82,7 @@ public enum Key: Sendable, Hashable {
         case .backTab: "S-Tab"
         case .escape: "Esc"
         case .function(let number): "F\(number)"
+        case .paste: "Paste"
         }
     }
 }

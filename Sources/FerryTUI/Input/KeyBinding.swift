@@ -7,14 +7,18 @@ public struct KeyBinding<Action: Hashable & Sendable>: Sendable, Hashable {
     public var action: Action
     /// `hint` is the short label in the key-hint line; `nil` keeps the binding out of it.
     public var hint: String?
+    /// `alternateHint` replaces `hint` when the action would do its other half (the pause
+    /// key on a paused task says "Resume"); `nil` by default.
+    public var alternateHint: String?
     /// `help` is the sentence on the help screen.
     public var help: String
 
-    /// `init(_:_:hint:help:)` makes a binding; it is left out of the key hints by default.
-    public init(_ keys: [Key], _ action: Action, hint: String? = nil, help: String) {
+    /// `init(_:_:hint:alternateHint:help:)` makes a binding; it is left out of the key hints by default.
+    public init(_ keys: [Key], _ action: Action, hint: String? = nil, alternateHint: String? = nil, help: String) {
         self.keys = keys
         self.action = action
         self.hint = hint
+        self.alternateHint = alternateHint
         self.help = help
     }
 

@@ -28,9 +28,16 @@ public struct KeyMap<Action: Hashable & Sendable>: Sendable {
 
     /// `hints(where:)` are the key-hint entries of the bindings whose action passes `include`.
     public func hints(where include: (Action) -> Bool) -> [KeyHint] {
+        hints(where: include, alternate: { _ in false })
+    }
+
+    /// `hints(where:alternate:)` are the key-hint entries of the bindings whose action passes
+    /// `include`, with the alternate label of those whose action passes `alternate`.
+    public func hints(where include: (Action) -> Bool, alternate: (Action) -> Bool) -> [KeyHint] {
         bindings.compactMap { binding in
             guard let label = binding.hint, let key = binding.keys.first, include(binding.action) else { return nil }
-            return KeyHint(key: key.displayName, label: label)
+            let shown = alternate(binding.action) ? binding.alternateHint ?? label : label
+            return KeyHint(key: key.displayName, label: shown)
         }
     }
 

@@ -12,12 +12,20 @@ public struct KeyMaps: Sendable {
     public var confirm: KeyMap<ConfirmAction>
     /// `help` is the help screen's map.
     public var help: KeyMap<HelpAction>
+    /// `text` is the full-text view's map.
+    public var text: KeyMap<TextAction>
+    /// `purge` is the map of the question that removes finished tasks.
+    public var purge: KeyMap<PurgeAction>
 
-    /// `init(list:form:edit:filter:confirm:help:)` assembles a set of maps.
+    /// `init(list:form:edit:filter:confirm:help:text:purge:)` assembles a set of maps; the
+    /// full-text view and the purge question use the standard maps by default.
     public init(
         list: KeyMap<ListAction>, form: KeyMap<FormAction>, edit: KeyMap<EditAction>,
-        filter: KeyMap<FilterAction>, confirm: KeyMap<ConfirmAction>, help: KeyMap<HelpAction>
+        filter: KeyMap<FilterAction>, confirm: KeyMap<ConfirmAction>, help: KeyMap<HelpAction>,
+        text: KeyMap<TextAction> = KeyMaps.standardText, purge: KeyMap<PurgeAction> = KeyMaps.standardPurge
     ) {
+        self.text = text
+        self.purge = purge
         self.list = list
         self.form = form
         self.edit = edit
@@ -34,6 +42,8 @@ public struct KeyMaps: Sendable {
             (edit.title, edit.helpEntries),
             (filter.title, filter.helpEntries),
             (confirm.title, confirm.helpEntries),
+            (purge.title, purge.helpEntries),
+            (text.title, text.helpEntries),
             (help.title, help.helpEntries),
         ]
     }
@@ -49,17 +59,22 @@ public struct KeyMaps: Sendable {
             KeyBinding([.character("G"), .end], .last, help: "Select the last task"),
             KeyBinding([.character("a")], .addDownload, hint: "Add", help: "Add a download"),
             KeyBinding([.character("u")], .addUpload, hint: "Upload", help: "Add an upload"),
-            KeyBinding([.character(" ")], .togglePause, hint: "Pause", help: "Pause or resume the selected task"),
+            KeyBinding([.character(" ")], .togglePause, hint: "Pause", alternateHint: "Resume", help: "Pause or resume the selected task"),
             KeyBinding([.character("P")], .togglePauseAll, help: "Pause all tasks, or resume all when none is active"),
             KeyBinding([.character("r")], .retry, hint: "Retry", help: "Retry the selected failed or cancelled task"),
-            KeyBinding([.character("x"), .delete], .remove, hint: "Remove", help: "Remove the selected task (asks first)"),
+            KeyBinding([.character("x"), .delete, .function(9)], .remove, hint: "Remove", help: "Remove the selected task (asks first)"),
+            KeyBinding([.character("X")], .purge, help: "Remove the done or the failed tasks from the list (asks first; files are kept)"),
             KeyBinding([.character("K")], .moveTaskUp, help: "Move the selected task up in the queue"),
             KeyBinding([.character("J")], .moveTaskDown, help: "Move the selected task down in the queue"),
-            KeyBinding([.character("/")], .filter, hint: "Filter", help: "Filter tasks by name"),
+            KeyBinding([.character("/")], .filter, hint: "Filter", help: "Filter by name; state:failed and host:example.org narrow it"),
+            KeyBinding([.function(3)], .filter, help: "Filter (as /)"),
+            KeyBinding([.escape], .clearFilter, help: "Clear the filter"),
             KeyBinding([.character("s")], .cycleSort, help: "Cycle the sort order"),
             KeyBinding([.enter], .toggleDetail, help: "Show or hide the detail pane"),
-            KeyBinding([.character("?")], .help, hint: "Help", help: "Show this help"),
-            KeyBinding([.character("q")], .quit, hint: "Quit", help: "Quit"),
+            KeyBinding([.character("v")], .viewText, help: "Read the selected task's details in full (long errors, upload replies)"),
+            KeyBinding([.paste], .addPasted, help: "Pasted text opens the add dialog with it, one download per URL"),
+            KeyBinding([.character("?"), .function(1)], .help, hint: "Help", help: "Show this help"),
+            KeyBinding([.character("q"), .function(10)], .quit, hint: "Quit", help: "Quit"),
             KeyBinding([.control("l")], .redraw, help: "Redraw the screen"),
         ]),
         form: KeyMap(title: "Add dialogs", bindings: [
@@ -93,7 +108,27 @@ public struct KeyMaps: Sendable {
             KeyBinding([.down, .character("j")], .scrollDown, hint: "Scroll", help: "Scroll down"),
             KeyBinding([.pageUp], .pageUp, help: "Scroll up one page"),
             KeyBinding([.pageDown], .pageDown, help: "Scroll down one page"),
-            KeyBinding([.escape, .character("q"), .character("?")], .close, hint: "Close", help: "Close the help screen"),
-        ])
+            KeyBinding([.escape, .character("q"), .character("?"), .function(1), .function(10)], .close, hint: "Close", help: "Close the help screen"),
+        ]),
+        text: standardText,
+        purge: standardPurge
     )
+
+    /// `standardText` is the full-text view's default map.
+    public static let standardText = KeyMap<TextAction>(title: "Full text", bindings: [
+        KeyBinding([.up, .character("k")], .scrollUp, help: "Scroll up"),
+        KeyBinding([.down, .character("j")], .scrollDown, hint: "Scroll", help: "Scroll down"),
+        KeyBinding([.pageUp], .pageUp, help: "Scroll up one page"),
+        KeyBinding([.pageDown, .character(" ")], .pageDown, help: "Scroll down one page"),
+        KeyBinding([.home, .character("g")], .top, help: "Go to the top"),
+        KeyBinding([.end, .character("G")], .bottom, help: "Go to the bottom"),
+        KeyBinding([.escape, .character("q"), .character("v"), .function(10)], .close, hint: "Close", help: "Close the full text"),
+    ])
+
+    /// `standardPurge` is the default map of the question that removes finished tasks.
+    public static let standardPurge = KeyMap<PurgeAction>(title: "Remove finished tasks", bindings: [
+        KeyBinding([.character("y")], .removeDone, hint: "Remove done", help: "Remove every done task from the list"),
+        KeyBinding([.character("f")], .removeFailed, hint: "Remove failed", help: "Remove every failed task from the list"),
+        KeyBinding([.character("n"), .escape], .cancel, hint: "Cancel", help: "Keep the tasks"),
+    ])
 }

@@ -24,16 +24,24 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case retry
     /// `remove`: ask whether to remove the selected task.
     case remove
+    /// `purge`: ask whether to remove every done (or every failed) task.
+    case purge
     /// `moveTaskUp`: move the selected task towards the front of the queue.
     case moveTaskUp
     /// `moveTaskDown`: move the selected task towards the back of the queue.
     case moveTaskDown
     /// `filter`: open the filter prompt.
     case filter
+    /// `clearFilter`: clear the filter (nothing when there is none).
+    case clearFilter
     /// `cycleSort`: switch to the next sort order.
     case cycleSort
     /// `toggleDetail`: show or hide the detail pane.
     case toggleDetail
+    /// `viewText`: open the selected task's details in full, in a scrollable view.
+    case viewText
+    /// `addPasted`: open the add dialog with pasted text (a paste outside any dialog).
+    case addPasted
     /// `help`: open the help screen.
     case help
     /// `quit`: quit the front end.

@@ -20,6 +20,9 @@ public enum TUICommand: Sendable, Hashable {
     case retry(TaskRow.ID)
     /// Remove a task; `deleteFile` also deletes its downloaded or partial file.
     case remove(TaskRow.ID, deleteFile: Bool)
+    /// `purge`: remove every task in these states from the queue (done, failed or
+    /// cancelled tasks only; files are kept).
+    case purge(Set<TaskState>)
     /// `move`: move a task one place in the queue.
     case move(TaskRow.ID, MoveDirection)
     /// `quit`: the user closed the front end; the application should wind down.

@@ -1,7 +1,7 @@
-/// `TaskQuery` says which tasks the table lists and in what order: the tasks whose name
-/// contains `filter` (case-insensitive; empty for all), in `sortOrder`.
+/// `TaskQuery` says which tasks the table lists and in what order: the tasks that pass
+/// `filter` (a `TaskFilter`: name text, `state:` and `host:` terms; empty for all), in `sortOrder`.
 public struct TaskQuery: Sendable, Hashable {
-    /// `filter` is the case-insensitive name filter; empty shows everything. Empty by default.
+    /// `filter` is the filter as typed (see `TaskFilter`); empty shows everything. Empty by default.
     public var filter: String
     /// `sortOrder` is the table's order. `.queue` by default.
     public var sortOrder: SortOrder
@@ -12,13 +12,9 @@ public struct TaskQuery: Sendable, Hashable {
         self.sortOrder = sortOrder
     }
 
-    /// `needsNames` is true when the query looks at names (a filter, or the name order).
-    public var needsNames: Bool { !filter.isEmpty || sortOrder == .name }
-
-    /// `matches(name:)` is true when a task named `name` passes the filter.
-    public func matches(name: String) -> Bool {
-        filter.isEmpty || name.lowercased().contains(filter.lowercased())
-    }
+    /// `needsNames` is true when the query looks at names or hosts (a filter with text or
+    /// `host:`, or the name order).
+    public var needsNames: Bool { TaskFilter(filter).needsNames || sortOrder == .name }
 }
 
 /// `TaskViewRequest` is what the front end asks its controller to show: the rows

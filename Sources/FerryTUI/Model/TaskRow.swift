@@ -78,9 +78,10 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
         self.reply = reply
     }
 
-    /// `fraction` is the completed share in `0...1`, `nil` when the total is unknown.
+    /// `fraction` is the completed share in `0...1`, `nil` when the total is unknown
+    /// (a done task is complete whatever its size).
     public var fraction: Double? {
-        guard let total = bytesTotal else { return nil }
+        guard let total = bytesTotal else { return state == .done ? 1 : nil }
         guard total > 0 else { return state == .done ? 1 : 0 }
         return min(1, max(0, Double(bytesDone) / Double(total)))
     }

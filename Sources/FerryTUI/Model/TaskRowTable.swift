@@ -25,7 +25,8 @@ public struct TaskRowTable: Sendable {
 
     /// `order(_:)` is the ids `query` lists, in its order.
     public func order(_ query: TaskQuery) -> [TaskRow.ID] {
-        let keys = rows.values.lazy.filter { query.matches(name: $0.name) }.map(TaskKey.init)
+        let filter = TaskFilter(query.filter)
+        let keys = rows.values.lazy.filter { filter.matches(name: $0.name, state: $0.state, url: $0.urls.first) }.map(TaskKey.init)
         return query.sortOrder.sorted(Array(keys))
     }
 

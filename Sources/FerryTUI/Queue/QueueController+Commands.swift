@@ -27,6 +27,8 @@ extension QueueController {
             changeAll(from: [.paused], to: .queued, through: activity.map { activity in { activity.resume($0) } })
         case .remove(let id, let deleteFile):
             remove(TaskID(id), deleteFile: deleteFile)
+        case .purge(let states):
+            purge(states)
         case .move(let id, let direction):
             do {
                 _ = try journal.move(TaskID(id), direction == .up ? .up : .down)
@@ -48,11 +50,28 @@ extension QueueController {
             } catch {
                 throw FieldProblem(error.description)
             }
+            if case .addDownload(let request) = command { directoryMemory?.save(request.directory) }
             activity?.journalDidChange()
             answer(reading: true)
         } catch {
             post([.rejected(command, error)])
         }
+    }
+
+    /// `purge(_:)` removes every task in `states` (finished states only; files are kept) and
+    /// says how many went.
+    private func purge(_ states: Set<TaskState>) {
+        let finished = states.intersection([.done, .failed, .cancelled])
+        guard !finished.isEmpty else { return }
+        do {
+            let removed = try journal.removeAll(in: Set(finished.map(JournalState.init)))
+            let names = finished.map(\.label).sorted().joined(separator: " or ")
+            post([.message(StatusMessage("Removed \(removed) \(names) task\(removed == 1 ? "" : "s"); files kept"))])
+            if removed > 0 { activity?.journalDidChange() }
+        } catch {
+            report(error)
+        }
+        answer(reading: true)
     }
 
     private func change(_ id: TaskID, to target: JournalState, through engine: ((TaskID) -> Void)?) {

@@ -71,14 +71,19 @@ public final class QueueController: TaskController {
     /// The activity's events, subscribed to at `init`: none is missed before `attach(_:)`
     /// (the engine may start before the front end attaches), and they wait until then.
     private let activityEvents: AsyncStream<ActivityEvent>?
+    /// `directoryMemory` keeps the directory of the last download added, `nil` for none.
+    let directoryMemory: DirectoryMemory?
     let worker = DispatchQueue(label: "ferry.tui.queue-controller")
     let state = Mutex(State())
 
-    /// `init(journal:activity:)` makes a controller over `journal`; `activity` is the
-    /// in-process engine, `nil` by default (journal-only: nothing transfers).
-    public init(journal: Journal, activity: (any TransferActivity)? = nil) {
+    /// `init(journal:activity:directoryMemory:)` makes a controller over `journal`;
+    /// `activity` is the in-process engine, `nil` by default (journal-only: nothing
+    /// transfers); `directoryMemory` remembers the directory of each download added, `nil`
+    /// (nothing remembered) by default.
+    public init(journal: Journal, activity: (any TransferActivity)? = nil, directoryMemory: DirectoryMemory? = nil) {
         self.journal = journal
         self.activity = activity
+        self.directoryMemory = directoryMemory
         activityEvents = activity?.events()
     }
 

@@ -34,7 +34,7 @@ struct QueueListing {
         var waiting: Set<TaskRow.ID> = []
         var running: Set<TaskRow.ID> = []
         var keys: [TaskKey] = []
-        let needle = query.filter.lowercased()
+        let filter = TaskFilter(query.filter)
         let keepsName = query.sortOrder == .name
         try journal.forEachSummary(labels: query.needsNames) { summary in
             let id = summary.id.rawValue
@@ -46,7 +46,9 @@ struct QueueListing {
             var name = ""
             if let label = summary.label {
                 name = TaskRow.name(kind: summary.kind, label: label).lowercased()
-                if !needle.isEmpty, !name.contains(needle) { return }
+                if !filter.matches(name: name, state: state, url: label.firstURL?.string) { return }
+            } else if !filter.matches(name: "", state: state, url: nil) {
+                return
             }
             let progress = state == .running ? live[id] : nil
             keys.append(TaskKey(
@@ -99,7 +101,7 @@ struct QueueListing {
 
     /// The completed share the table shows for a task at rest (as `TaskRow.fraction`).
     private static func fraction(_ summary: TaskSummary) -> Double? {
-        guard let total = summary.totalLength else { return nil }
+        guard let total = summary.totalLength else { return summary.state == .done ? 1 : nil }
         guard total > 0 else { return summary.state == .done ? 1 : 0 }
         let done = summary.state == .done ? total : summary.durableOffset
         return min(1, max(0, Double(done) / Double(total)))

@@ -8,7 +8,8 @@ extension TaskRow {
     /// the queue, state, attempts and last error.
     init(record: TaskRecord, progress: TransferProgress? = nil) {
         let spec = record.spec
-        let total = record.resume.totalLength
+        var total = record.resume.totalLength
+        if record.state == .done, total == nil, let path = record.finalPath { total = Self.fileSize(at: path) }
         var done = record.resume.durableOffset
         if record.state == .done, let total { done = total }
         self.init(
@@ -79,6 +80,14 @@ extension TaskRow {
         let directory = label.destinationDirectory ?? "."
         let name = name(kind: kind, label: label)
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `fileSize(at:)` is the size of the regular file at `path` (links not followed), `nil`
+    /// when there is none: the size of a done download recorded before its length was kept.
+    private static func fileSize(at path: String) -> Int64? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(info.st_size)
     }
 
     private static func lastComponent(_ path: String) -> String {

@@ -59,9 +59,47 @@ public struct FormDialog: Sendable, Hashable {
         fields[focus].editor.insert(text)
     }
 
-    /// `submit(in:)` validates the fields and returns the command, or records the problem,
-    /// focuses the offending field and returns `nil`.
-    public mutating func submit(in environment: TUIEnvironment) -> TUICommand? {
+    /// `paste(_:)` inserts pasted text into the focused field, one line per item: in a
+    /// download's URL field the lines become URLs separated by spaces (one download each),
+    /// in an upload's file field paths separated by commas, elsewhere words separated by
+    /// spaces. Blank lines and characters that must not reach the terminal are dropped.
+    public mutating func paste(_ text: String) {
+        let items = Self.pastedLines(text)
+        guard !items.isEmpty else { return }
+        let separator = kind == .upload && focus == 1 ? ", " : " "
+        var joined = items.joined(separator: separator)
+        let editor = fields[focus].editor
+        if editor.cursor > 0, !editor.characters[editor.cursor - 1].isWhitespace, editor.characters[editor.cursor - 1] != "," {
+            joined = separator + joined
+        }
+        fields[focus].editor.insert(joined)
+    }
+
+    /// `pastedLines(_:)` are the non-blank lines of pasted text, trimmed, without unsafe characters.
+    static func pastedLines(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).compactMap { line in
+            var scalars = String.UnicodeScalarView()
+            for scalar in line.unicodeScalars {
+                if scalar == "\t" { scalars.append(" ") } else if !DisplayText.isUnsafe(scalar) { scalars.append(scalar) }
+            }
+            let trimmed = String(scalars).trimmingSpaces()
+            return trimmed.isEmpty ? nil : trimmed
+        }
+    }
+
+    /// `urls` are the whitespace-separated URLs of the URL field.
+    public var urls: [String] { fields[0].value.split(whereSeparator: { $0.isWhitespace }).map(String.init) }
+
+    /// `note` explains what the dialog will do when that is not obvious (several URLs), `nil` otherwise.
+    public var note: String? {
+        let count = urls.count
+        guard kind == .download, count > 1 else { return nil }
+        return "\(count) URLs: Enter adds \(count) downloads"
+    }
+
+    /// `submit(in:)` validates the fields and returns the commands (one per URL of a
+    /// download), or records the problem, focuses the offending field and returns `nil`.
+    public mutating func submit(in environment: TUIEnvironment) -> [TUICommand]? {
         switch validate(in: environment) {
         case .success(let command):
             problem = nil
@@ -80,16 +118,45 @@ public struct FormDialog: Sendable, Hashable {
         if let field = failure.field, fields.indices.contains(field) { focus = field }
     }
 
-    /// `validate(in:)` checks every field without changing the dialog.
-    public func validate(in environment: TUIEnvironment) -> Result<TUICommand, FieldProblem> {
-        let url = fields[0].value
+    /// `validate(in:)` checks every field without changing the dialog. A download's URL
+    /// field may hold several URLs separated by spaces (a paste of one per line): each
+    /// becomes a download, and then no name or checksum may be given.
+    public func validate(in environment: TUIEnvironment) -> Result<[TUICommand], FieldProblem> {
+        let urls = kind == .download ? urls : [fields[0].value]
+        if urls.count > 1 {
+            for url in urls {
+                if let message = URLValidator.problem(in: url) {
+                    return .failure(FieldProblem("\(DisplayText.truncate(url, toWidth: 40)): \(message)", field: 0))
+                }
+            }
+            if !fields[2].value.isEmpty { return .failure(FieldProblem("A name can be given for one URL only", field: 2)) }
+            if !fields[3].value.isEmpty { return .failure(FieldProblem("A checksum can be given for one URL only", field: 3)) }
+            var commands: [TUICommand] = []
+            for url in urls {
+                switch validateDownload(url: url, in: environment) {
+                case .success(let command): commands.append(command)
+                case .failure(let problem): return .failure(problem)
+                }
+            }
+            return .success(commands)
+        }
+        let url = urls.first ?? ""
         if let message = URLValidator.problem(in: url) { return .failure(FieldProblem(message, field: 0)) }
         switch kind {
         case .download:
-            return validateDownload(url: url, in: environment)
+            return validateDownload(url: url, in: environment).map { [$0] }
         case .upload:
-            return validateUpload(url: url, in: environment)
+            return validateUpload(url: url, in: environment).map { [$0] }
         }
+    }
+
+    /// `directory(in:)` is the directory a download would be saved in (the typed one, else
+    /// the default), `nil` for an upload or when there is none.
+    public func directory(in environment: TUIEnvironment) -> String? {
+        guard kind == .download else { return nil }
+        let typed = fields[1].value
+        let directory = typed.isEmpty ? environment.defaultDirectory : typed
+        return directory.isEmpty ? nil : environment.expandingTilde(directory)
     }
 
     private init(kind: Kind, fields: [FormField]) {

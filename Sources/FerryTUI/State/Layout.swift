@@ -58,4 +58,13 @@ public struct Layout: Sendable, Hashable {
 
     /// `helpLines` is the number of help lines visible at once (inside the frame, above its hint row).
     public var helpLines: Int { max(0, helpBox.height - 3) }
+
+    /// `textBox` is the frame of the full-text view: the whole screen.
+    public var textBox: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
+
+    /// `textWidth` is the width of the full-text view's lines (inside the frame, a margin each side).
+    public var textWidth: Int { max(1, textBox.width - 4) }
+
+    /// `textLines` is the number of full-text lines visible at once (inside the frame, above its hint row).
+    public var textLines: Int { max(0, textBox.height - 3) }
 }

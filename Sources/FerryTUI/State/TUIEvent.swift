@@ -17,6 +17,9 @@ public enum TUIEvent: Sendable, Hashable {
     case rejected(TUICommand, FieldProblem)
     /// `key`: a key press.
     case key(Key)
+    /// `paste`: text pasted into the terminal (bracketed paste), never read as keys: it goes
+    /// into the open dialog or filter, or opens the add dialog; modals that take no text ignore it.
+    case paste(String)
     /// `resize`: the terminal's new size.
     case resize(Size)
     /// `tick`: the once-a-second tick, sent only while a task runs (it animates unknown-size progress).

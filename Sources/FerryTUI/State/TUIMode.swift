@@ -8,6 +8,10 @@ public enum TUIMode: Sendable, Hashable {
     case form(FormDialog)
     /// `confirmRemove`: the remove confirmation is open.
     case confirmRemove(RemovalConfirmation)
+    /// `confirmPurge`: the question that removes the done or the failed tasks is open.
+    case confirmPurge(PurgeQuestion)
     /// The help screen is open, scrolled by `scroll` lines.
     case help(scroll: Int)
+    /// `text`: the full-text view of a task's details is open.
+    case text(TextViewer)
 }

@@ -6,7 +6,32 @@ extension TUIState {
         case .filter(let editor): return handleFilter(key, editor: editor)
         case .form(let dialog): return handleForm(key, dialog: dialog)
         case .confirmRemove(let question): return handleConfirm(key, question: question)
+        case .confirmPurge(let question): return handlePurge(key, question: question)
         case .help(let scroll): return handleHelp(key, scroll: scroll)
+        case .text(let viewer): return handleText(key, viewer: viewer)
+        }
+    }
+
+    /// `handlePaste(_:)` takes pasted text: into the open dialog's field or the filter, or,
+    /// in the list, into a new add-download dialog (when the key map binds `.paste`). It is
+    /// never read as keys; modals that take no text ignore it.
+    mutating func handlePaste(_ text: String) {
+        switch mode {
+        case .list:
+            guard keys.list.action(for: .paste) == .addPasted, !FormDialog.pastedLines(text).isEmpty else { return }
+            setMessage(nil)
+            var dialog = FormDialog.download(directory: addDirectory)
+            dialog.paste(text)
+            setMode(.form(dialog))
+        case .filter(var editor):
+            editor.insert(FormDialog.pastedLines(text).joined(separator: " "))
+            setMode(.filter(editor))
+            setFilter(editor.text)
+        case .form(var dialog):
+            dialog.paste(text)
+            setMode(.form(dialog))
+        case .confirmRemove, .confirmPurge, .help, .text:
+            break
         }
     }
 
@@ -21,7 +46,7 @@ extension TUIState {
         case .pageDown: select(selectedIndex + page)
         case .first: select(0)
         case .last: select(listCount - 1)
-        case .addDownload: setMode(.form(.download(directory: environment.defaultDirectory)))
+        case .addDownload: setMode(.form(.download(directory: addDirectory)))
         case .addUpload: setMode(.form(.upload()))
         case .togglePause: return togglePause()
         case .togglePauseAll: return togglePauseAll()
@@ -29,9 +54,21 @@ extension TUIState {
         case .remove:
             guard let task = selectedTask else { return noTask() }
             setMode(.confirmRemove(RemovalConfirmation(id: task.id, name: task.name, offersFileDeletion: task.kind == .download)))
+        case .purge:
+            let question = PurgeQuestion(done: stats.count(.done), failed: stats.count(.failed))
+            guard question.done + question.failed > 0 else {
+                setMessage(StatusMessage("No done or failed tasks to remove"))
+                return []
+            }
+            setMode(.confirmPurge(question))
         case .moveTaskUp: return moveTask(.up)
         case .moveTaskDown: return moveTask(.down)
         case .filter: setMode(.filter(LineEditor(filter)))
+        case .clearFilter: if !filter.isEmpty { setFilter("") }
+        case .viewText:
+            guard let task = selectedTask else { return noTask() }
+            setMode(.text(TextViewer(title: task.name, text: DetailView.fullText(for: task))))
+        case .addPasted: break
         case .cycleSort:
             cycleSort()
             setMessage(StatusMessage("Sorted by \(sortOrder.label)"))
@@ -122,11 +159,14 @@ extension TUIState {
                 setMode(.list)
                 return []
             case .submit:
-                if let command = dialog.submit(in: environment) {
+                if let commands = dialog.submit(in: environment) {
                     setMode(.list)
-                    remember(command, from: dialog)
-                    setMessage(StatusMessage(dialog.kind == .download ? "Download added" : "Upload added"))
-                    return [.perform(command)]
+                    if commands.count == 1 { remember(commands[0], from: dialog) } else { forgetSubmitted() }
+                    if let directory = dialog.directory(in: environment) { setAddDirectory(directory) }
+                    let added = dialog.kind == .upload ? "Upload added"
+                        : commands.count == 1 ? "Download added" : "\(commands.count) downloads added"
+                    setMessage(StatusMessage(added))
+                    return commands.map { .perform($0) }
                 }
             }
         } else if let action = keys.edit.action(for: key) {
@@ -154,6 +194,36 @@ extension TUIState {
             setMode(.list)
             return [.perform(.remove(question.id, deleteFile: true))]
         }
+    }
+
+    private mutating func handlePurge(_ key: Key, question: PurgeQuestion) -> [TUIEffect] {
+        guard let action = keys.purge.action(for: key), question.offers(action) else { return [] }
+        setMode(.list)
+        switch action {
+        case .cancel: return []
+        case .removeDone: return [.perform(.purge([.done]))]
+        case .removeFailed: return [.perform(.purge([.failed]))]
+        }
+    }
+
+    private mutating func handleText(_ key: Key, viewer: TextViewer) -> [TUIEffect] {
+        guard let action = keys.text.action(for: key) else { return [] }
+        let page = max(1, layout.textLines - 1)
+        var viewer = viewer
+        switch action {
+        case .close:
+            setMode(.list)
+            return []
+        case .scrollUp: viewer.scroll -= 1
+        case .scrollDown: viewer.scroll += 1
+        case .pageUp: viewer.scroll -= page
+        case .pageDown: viewer.scroll += page
+        case .top: viewer.scroll = 0
+        case .bottom: viewer.scroll = Int.max / 2
+        }
+        viewer.scroll = clampedTextScroll(viewer.scroll, of: viewer)
+        setMode(.text(viewer))
+        return []
     }
 
     private mutating func handleHelp(_ key: Key, scroll: Int) -> [TUIEffect] {

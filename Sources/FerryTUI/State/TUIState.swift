@@ -35,6 +35,9 @@ public struct TUIState: Sendable {
     public private(set) var layout: Layout
     /// `tick` counts ticks; it animates progress bars of unknown size.
     public private(set) var tick = 0
+    /// `addDirectory` pre-fills the add-download dialog: the directory of the last download
+    /// added (in this session, else `environment.lastDirectory`), else the default directory.
+    public private(set) var addDirectory: String
     /// `isFinished` becomes true when the user quits or the application closes the front end.
     public private(set) var isFinished = false
 
@@ -48,6 +51,7 @@ public struct TUIState: Sendable {
         self.environment = environment
         self.keys = keys
         self.layout = Layout(size: size, showDetail: true)
+        self.addDirectory = environment.lastDirectory ?? environment.defaultDirectory
     }
 
     /// `filter` is the case-insensitive name filter; empty shows everything.
@@ -98,6 +102,8 @@ public struct TUIState: Sendable {
                 reopen(command, with: problem)
             case .key(let key):
                 effects += handle(key)
+            case .paste(let text):
+                handlePaste(text)
             case .resize(let size):
                 relayout(size: size)
             case .tick:
@@ -138,6 +144,12 @@ public struct TUIState: Sendable {
         message = nil
         mode = .form(dialog)
     }
+
+    /// `forgetSubmitted()` drops the dialog kept for a rejection (several commands came out of it).
+    mutating func forgetSubmitted() { submitted = nil }
+
+    /// `setAddDirectory(_:)` remembers the directory of the download just added.
+    mutating func setAddDirectory(_ directory: String) { addDirectory = directory }
 
     mutating func setFilter(_ text: String) {
         query.filter = text
@@ -192,6 +204,10 @@ public struct TUIState: Sendable {
         layout = Layout(size: size, showDetail: showDetail)
         clampScroll()
         if case .help(let scroll) = mode { mode = .help(scroll: clampedHelpScroll(scroll)) }
+        if case .text(var viewer) = mode {
+            viewer.scroll = clampedTextScroll(viewer.scroll, of: viewer)
+            mode = .text(viewer)
+        }
     }
 
     private mutating func clampScroll() {
@@ -199,6 +215,12 @@ public struct TUIState: Sendable {
         if selectedIndex < scrollTop { scrollTop = selectedIndex }
         if selectedIndex >= scrollTop + rows { scrollTop = selectedIndex - rows + 1 }
         scrollTop = min(max(0, scrollTop), max(0, listCount - rows))
+    }
+
+    /// `clampedTextScroll(_:of:)` clamps a full-text scroll offset to the wrapped text's length.
+    func clampedTextScroll(_ scroll: Int, of viewer: TextViewer) -> Int {
+        let total = viewer.lines(width: layout.textWidth).count
+        return min(max(0, scroll), max(0, total - layout.textLines))
     }
 
     /// `clampedHelpScroll(_:)` clamps a help-screen scroll offset to the help text's length.

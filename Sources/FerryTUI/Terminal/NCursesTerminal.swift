@@ -19,10 +19,16 @@ final class NCursesTerminal {
     private var paints: [Paint] = []
     private var cursorVisible = false
     private var scalars: [UInt32] = []
+    /// The text of a bracketed paste under way, `nil` outside one.
+    private var pasted: String.UnicodeScalarView?
+    /// The number of code points in `pasted`.
+    private var pastedCount = 0
+    /// `pasteLimit` bounds a paste kept in memory: 1 MiB of characters; the rest is dropped.
+    static let pasteLimit = 1 << 20
 
     /// `init(wakeDescriptor:)` enters curses mode: locale from the environment, cbreak, no
     /// echo, keypad keys, no newline translation, non-blocking reads, a short Escape delay,
-    /// colours unless `NO_COLOR` is set, and the restoring signal handlers.
+    /// colours unless `NO_COLOR` is set, the restoring signal handlers and bracketed paste.
     init(wakeDescriptor: Int32) throws(TerminalError) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         setlocale(LC_ALL, "")
@@ -63,6 +69,7 @@ final class NCursesTerminal {
             end()
             throw .system("sigaction", code)
         }
+        cncurses_enable_paste()
     }
 
     deinit { end() }
@@ -77,6 +84,8 @@ final class NCursesTerminal {
     var wasInterrupted: Bool { cncurses_was_interrupted() != 0 }
 
     /// `readEvents()` reads every pending key without waiting; resizes become one `.resize`.
+    /// What arrives between the bracketed-paste markers becomes one `.paste`, never keys (a
+    /// paste longer than one read is kept until its end marker arrives).
     func readEvents() -> [TUIEvent] {
         var events: [TUIEvent] = []
         var resized = false
@@ -85,9 +94,24 @@ final class NCursesTerminal {
             let kind = cncurses_read_input(&value)
             if kind == CNCURSES_INPUT_NONE { break }
             if kind == CNCURSES_INPUT_CHAR {
-                if let key = Key(characterCode: value) { events.append(.key(key)) }
+                if pasted != nil {
+                    addPasted(value)
+                } else if let key = Key(characterCode: value) {
+                    events.append(.key(key))
+                }
             } else if Int32(value) == CNCURSES_KEY_RESIZE {
                 resized = true
+            } else if Int32(value) == CNCURSES_KEY_PASTE_START {
+                if pasted == nil {
+                    pasted = String.UnicodeScalarView()
+                    pastedCount = 0
+                }
+            } else if Int32(value) == CNCURSES_KEY_PASTE_END {
+                if let text = pasted { events.append(.paste(String(text))) }
+                pasted = nil
+            } else if pasted != nil {
+                // Keys decoded inside a paste are pasted escape sequences: only Enter is text.
+                if Int32(value) == CNCURSES_KEY_ENTER { addPasted(10) }
             } else if let key = Self.functionKey(Int32(value)) {
                 events.append(.key(key))
             }
@@ -143,6 +167,21 @@ final class NCursesTerminal {
         _ = scalars.withUnsafeBufferPointer { buffer in
             cncurses_put_cell(Int32(y), Int32(x), buffer.baseAddress, Int32(buffer.count), paint.attributes, paint.pair)
         }
+    }
+
+    /// `addPasted(_:)` adds one pasted code point: line breaks and tabs are kept, other
+    /// controls dropped, and nothing past `pasteLimit`.
+    private func addPasted(_ code: UInt32) {
+        guard var text = pasted, pastedCount < Self.pasteLimit else { return }
+        pasted = nil
+        pastedCount += 1
+        switch code {
+        case 10, 13: text.append("\n")
+        case 9: text.append("\t")
+        default:
+            if let scalar = Unicode.Scalar(code), !DisplayText.isUnsafe(scalar) { text.append(scalar) }
+        }
+        pasted = text
     }
 
     private static func functionKey(_ code: Int32) -> Key? {

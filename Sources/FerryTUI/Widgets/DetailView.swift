@@ -1,5 +1,8 @@
+import FerryKit
+
 /// `DetailView` draws the selected task's details under the table: URLs, destination,
-/// bytes, attempts, last error, validators and, for uploads, the server's reply.
+/// bytes, attempts, last error, validators and, for uploads, the server's reply. When a value
+/// is cut short, the title row says that `v` shows it in full (`fullText(for:)`).
 struct DetailView {
     static let labelWidth = 11
 
@@ -15,7 +18,14 @@ struct DetailView {
             return
         }
         let valueWidth = area.width - Self.labelWidth - 2
-        for (offset, line) in Self.lines(for: task).prefix(area.height - 1).enumerated() {
+        let lines = Self.lines(for: task)
+        let cut = lines.count > area.height - 1 || lines.contains { DisplayWidth.of(DisplayText.sanitize($0.value)) > valueWidth }
+        if cut {
+            let note = " v full text "
+            let x = area.maxX - 1 - DisplayWidth.of(note)
+            if x > area.x + 10 { grid.put(note, x: x, y: area.y, style: .label) }
+        }
+        for (offset, line) in lines.prefix(area.height - 1).enumerated() {
             let y = area.y + 1 + offset
             grid.put(line.label, x: area.x + 1, y: y, limit: Self.labelWidth, style: .label)
             let value = DisplayText.truncate(DisplayText.sanitize(line.value), toWidth: valueWidth)
@@ -43,10 +53,25 @@ struct DetailView {
         return lines
     }
 
+    /// `fullText(for:)` is everything the pane shows of a task, nothing cut: one labelled line
+    /// per value, and the last error and the reply as they are, line breaks kept.
+    static func fullText(for task: TaskRow) -> String {
+        var text: [String] = []
+        for line in lines(for: task) {
+            if line.label == "Last error" || line.label == "Reply" {
+                text += ["", line.label + ":", line.value, ""]
+            } else {
+                let label = line.label + String(repeating: " ", count: max(1, labelWidth - DisplayWidth.of(line.label)))
+                text.append(label + line.value)
+            }
+        }
+        return text.joined(separator: "\n")
+    }
+
     private static func bytesLine(_ task: TaskRow) -> String {
-        let done = Format.bytes(task.bytesDone)
+        let done = ByteFormatting.size(task.bytesDone)
         guard let total = task.bytesTotal else { return "\(done) of unknown size" }
-        let percent = task.fraction.map { " (\(Format.percent($0)))" } ?? ""
-        return "\(done) of \(Format.bytes(total))\(percent)"
+        let percent = task.fraction.map { " (\(ByteFormatting.percent($0)))" } ?? ""
+        return "\(done) of \(ByteFormatting.size(total))\(percent)"
     }
 }

@@ -37,6 +37,8 @@ struct FormDialogView {
         if let problem = dialog.problem, problemY < inner.maxY {
             let text = DisplayText.truncate(DisplayText.sanitize(problem), toWidth: inner.width - 2)
             grid.put(text, x: inner.x + 1, y: problemY, style: .dialogError)
+        } else if let note = dialog.note, problemY < inner.maxY {
+            grid.put(DisplayText.truncate(note, toWidth: inner.width - 2), x: inner.x + 1, y: problemY, style: .dialog)
         }
         if problemY + 1 < inner.maxY {
             HintBar(hints, textStyle: .dialog).render(into: &grid, area: inner.row(problemY + 1 - inner.y))

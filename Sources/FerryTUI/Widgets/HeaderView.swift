@@ -1,3 +1,5 @@
+import FerryKit
+
 /// `HeaderView` draws the top row: the program name, the number of tasks in each state
 /// and the total download and upload speeds.
 struct HeaderView {
@@ -9,7 +11,7 @@ struct HeaderView {
     func render(into grid: inout Grid, area: Rect) {
         guard !area.isEmpty else { return }
         grid.fill(area.row(0), style: .header)
-        let speeds = "⇣ \(Format.speed(stats.downloadSpeed))  ⇡ \(Format.speed(stats.uploadSpeed)) "
+        let speeds = "⇣ \(ByteFormatting.speed(Double(stats.downloadSpeed)))  ⇡ \(ByteFormatting.speed(Double(stats.uploadSpeed))) "
         let speedWidth = DisplayWidth.of(speeds)
         let x = area.x + grid.put(" Ferry ", x: area.x, y: area.y, limit: area.width, style: .title)
         let counts = Self.order.compactMap { state -> String? in

@@ -18,7 +18,7 @@ public enum Renderer {
             caption: caption(for: state),
             emptyNote: state.filter.isEmpty
                 ? "No tasks. Press a to add a download or u to add an upload."
-                : "No task name contains “\(DisplayText.sanitize(state.filter))”."
+                : "No task matches “\(DisplayText.sanitize(state.filter))”."
         ).render(into: &grid, header: layout.columnHeader, body: layout.table)
         if let detail = layout.detail {
             DetailView(task: state.selectedTask).render(into: &grid, area: detail)
@@ -26,13 +26,15 @@ public enum Renderer {
         var prompt: LineEditor?
         let hints: [KeyHint]
         switch state.mode {
-        case .list: hints = state.keys.list.hints
+        case .list: hints = listHints(for: state)
         case .filter(let editor):
             hints = state.keys.filter.hints
             prompt = editor
         case .form: hints = state.keys.form.hints
         case .confirmRemove(let question): hints = answers(to: question, keys: state.keys)
-        case .help: hints = state.keys.help.hints
+        case .confirmPurge(let question): hints = answers(to: question, keys: state.keys)
+        // The help and the full text cover the screen and draw their own hints: none under them.
+        case .help, .text: hints = []
         }
         FooterView(hints: hints, message: state.message, prompt: prompt)
             .render(into: &grid, hintsArea: layout.hints, messageArea: layout.message)
@@ -45,8 +47,13 @@ public enum Renderer {
         case .confirmRemove(let question):
             ConfirmDialogView(question: question, hints: answers(to: question, keys: state.keys))
                 .render(into: &grid, area: grid.bounds)
+        case .confirmPurge(let question):
+            PurgeDialogView(question: question, hints: answers(to: question, keys: state.keys))
+                .render(into: &grid, area: grid.bounds)
         case .help(let scroll):
             HelpView(keys: state.keys, scroll: scroll, box: layout.helpBox, hints: state.keys.help.hints).render(into: &grid)
+        case .text(let viewer):
+            TextView(viewer: viewer, box: layout.textBox, width: layout.textWidth, hints: state.keys.text.hints).render(into: &grid)
         }
         return grid
     }
@@ -54,6 +61,17 @@ public enum Renderer {
     /// `answers(to:keys:)` are the confirmation's key hints, without file deletion when it is not offered.
     static func answers(to question: RemovalConfirmation, keys: KeyMaps) -> [KeyHint] {
         keys.confirm.hints { question.offersFileDeletion || $0 != .removeAndDeleteFile }
+    }
+
+    /// `answers(to:keys:)` are the purge question's key hints, without the answers that have nothing to remove.
+    static func answers(to question: PurgeQuestion, keys: KeyMaps) -> [KeyHint] {
+        keys.purge.hints { question.offers($0) }
+    }
+
+    /// `listHints(for:)` are the task list's key hints; the pause key says "Resume" on a paused task.
+    static func listHints(for state: TUIState) -> [KeyHint] {
+        let paused = state.selectedTask?.state == .paused
+        return state.keys.list.hints(where: { _ in true }, alternate: { $0 == .togglePause && paused })
     }
 
     /// `caption(for:)` describes the table's order and filter next to the "Name" title.

@@ -1,3 +1,5 @@
+import FerryKit
+
 /// `TaskTableView` draws the column titles and the visible task rows: state glyph, name,
 /// size, progress bar, percentage, speed and ETA, with the selected row highlighted.
 ///
@@ -55,7 +57,7 @@ struct TaskTableView {
         x += columns.name + 1
         let running = row.state == .running
         if columns.size > 0 {
-            let size = row.bytesTotal.map(Format.bytes) ?? (row.bytesDone > 0 ? Format.bytes(row.bytesDone) : "?")
+            let size = row.bytesTotal.map(ByteFormatting.size) ?? (row.bytesDone > 0 ? ByteFormatting.size(row.bytesDone) : "?")
             grid.put(DisplayText.fit(size, toWidth: columns.size, alignRight: true), x: x, y: area.y, style: base)
             x += columns.size + 1
         }
@@ -65,17 +67,17 @@ struct TaskTableView {
             x += columns.bar + 1
         }
         if columns.percent > 0 {
-            let percent = row.fraction.map(Format.percent) ?? ""
+            let percent = row.fraction.map(ByteFormatting.percent) ?? ""
             grid.put(DisplayText.fit(percent, toWidth: columns.percent, alignRight: true), x: x, y: area.y, style: base)
             x += columns.percent + 1
         }
         if columns.speed > 0 {
-            let speed = running ? Format.speed(row.speed) : ""
+            let speed = running ? ByteFormatting.speed(Double(row.speed)) : ""
             grid.put(DisplayText.fit(speed, toWidth: columns.speed, alignRight: true), x: x, y: area.y, style: base)
             x += columns.speed + 1
         }
         if columns.eta > 0 {
-            let eta = running ? row.eta.map(Format.duration) ?? "--" : ""
+            let eta = running ? ByteFormatting.duration(row.eta.map(Double.init)) : ""
             grid.put(DisplayText.fit(eta, toWidth: columns.eta, alignRight: true), x: x, y: area.y, style: base)
         }
     }
