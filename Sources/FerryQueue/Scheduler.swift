@@ -237,6 +237,15 @@ public actor Scheduler {
     /// then returns.
     public func stop() async {
         guard case .running = phase else { return }
+        stopTransfers()
+        if !finishIfIdle() {
+            await withCheckedContinuation { stopWaiters.append($0) }
+        }
+    }
+
+    /// `stopTransfers()` begins stopping: pending retries are dropped and running transfers
+    /// cancelled, to be recorded `queued`; the run ends once none is left (`finishIfIdle()`).
+    private func stopTransfers() {
         phase = .stopping
         for timer in retryTimers.values {
             timer.cancel()
@@ -244,9 +253,6 @@ public actor Scheduler {
         retryTimers.removeAll()
         for id in Array(running.keys) {
             interrupt(id, intent: .requeue)
-        }
-        if !finishIfIdle() {
-            await withCheckedContinuation { stopWaiters.append($0) }
         }
     }
 
@@ -260,6 +266,13 @@ public actor Scheduler {
         case .stopping:
             guard running.isEmpty, endings.isEmpty else { return false }
         case .running(untilIdle: true):
+            if let error = lastJournalError, error.isWriteFailure {
+                // Nothing can be recorded (a full disk, a read-only file system): waiting would
+                // never end. The run stops as `stop()` stops it; the caller reports the error.
+                stopTransfers()
+                guard running.isEmpty, endings.isEmpty else { return false }
+                break
+            }
             guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
                 guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
@@ -301,6 +314,7 @@ public actor Scheduler {
             dropUpcoming()
         } catch {
             lastJournalError = error
+            finishIfIdle()
             return
         }
         reconcile()

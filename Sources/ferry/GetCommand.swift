@@ -82,9 +82,9 @@ struct GetCommand: AsyncParsableCommand {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
             unfinished = try journal.unfinishedDownloads()
         } catch {
-            Console.error(error.description)
-            if case .lock = error { throw ExitStatus.usage }
-            throw ExitStatus.localFile
+            // Another engine running the queue is a usage error; a state directory or journal
+            // that cannot be used (read-only, full, ...) is a local file error.
+            throw QueueAccess.fail(error)
         }
 
         // Two downloads never share a destination: not in this run, nor with an unfinished
