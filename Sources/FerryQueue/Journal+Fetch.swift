@@ -222,7 +222,7 @@ enum TaskLoader {
         let id, state, checksumAlgorithm, checksumHex, uploadMethod, uploadBodyFile, destinationDir,
             requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
             position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
-            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply: Int32
+            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName: Int32
 
         init(_ names: [String]) throws {
             var positions: [String: Int32] = [:]
@@ -262,6 +262,7 @@ enum TaskLoader {
             startedAt = try at("started_at")
             finishedAt = try at("finished_at")
             reply = try at("reply")
+            fileName = try at("file_name")
         }
     }
 
@@ -386,6 +387,7 @@ enum TaskLoader {
             updatedAt: Journal.date(milliseconds: row.int64(c.updatedAt)),
             startedAt: row.optionalInt64(c.startedAt).map(Journal.date(milliseconds:)),
             finishedAt: row.optionalInt64(c.finishedAt).map(Journal.date(milliseconds:)),
-            reply: row.optionalText(c.reply))
+            reply: row.optionalText(c.reply),
+            fileName: row.optionalText(c.fileName))
     }
 }

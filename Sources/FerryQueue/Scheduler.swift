@@ -363,11 +363,11 @@ public actor Scheduler {
     /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
     /// slot that frees usually needs no journal read.
     func fill() {
-        let chosen = chooseCandidates()
+        let chosen = claimFileNames(chooseCandidates())
         guard !chosen.isEmpty else { return }
         let moved: Set<TaskID>
         do {
-            moved = Set(try journal.markRunning(Scheduler.ids(of: chosen)))
+            moved = Set(try journal.markRunning(Scheduler.ids(of: chosen), fileNames: Scheduler.fileNames(of: chosen)))
         } catch {
             lastJournalError = error
             return
@@ -753,11 +753,12 @@ public actor Scheduler {
             recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
                                            message: decision.message, reply: decision.reply, length: decision.length))
         }
-        let chosen = chosen ?? chooseCandidates(writing: true)
+        let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
         var states: [TaskState?]
         var moved: Set<TaskID> = []
         do {
-            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen))
+            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen),
+                                                     fileNames: Scheduler.fileNames(of: chosen))
             states = written.states
             moved = Set(written.running)
         } catch {
