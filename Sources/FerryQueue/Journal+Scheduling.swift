@@ -1,16 +1,20 @@
 import GRDB
 
 extension Journal {
-    /// `markRunning(_:)` moves the given `queued` tasks to `running` in one transaction and
-    /// returns those that moved, in the given order.
+    /// `markRunning(_:fileNames:)` moves the given `queued` tasks to `running` in one
+    /// transaction and returns those that moved, in the given order.
+    ///
+    /// `fileNames`, when given, holds a file name per task (or `nil`), in the same order: it
+    /// is recorded as the task's `fileName` unless the task has one already (a task keeps the
+    /// name it was first given). Empty by default.
     ///
     /// A task that is no longer `queued` (paused or removed by another process since it was
     /// read) is left alone and not returned. One scheduling round costs one commit.
-    public func markRunning(_ ids: [TaskID]) throws(QueueError) -> [TaskID] {
+    public func markRunning(_ ids: [TaskID], fileNames: [String?] = []) throws(QueueError) -> [TaskID] {
         guard !ids.isEmpty else { return [] }
         let time = timestamp()
         return try schedulingWrite { db in
-            let moved = try Journal.markRunning(ids, time: time, in: db)
+            let moved = try Journal.markRunning(ids, fileNames: fileNames, time: time, in: db)
             if !moved.isEmpty {
                 try JournalMeta.bumpRevision(db)
             }
@@ -18,16 +22,17 @@ extension Journal {
         }
     }
 
-    /// `markRunning(_:time:in:)` is `markRunning(_:)`'s work inside a transaction.
-    private static func markRunning(_ ids: [TaskID], time: Int64, in db: Database) throws -> [TaskID] {
+    /// `markRunning(_:fileNames:time:in:)` is `markRunning(_:fileNames:)`'s work inside a transaction.
+    private static func markRunning(_ ids: [TaskID], fileNames: [String?], time: Int64, in db: Database) throws -> [TaskID] {
         let update = try RawUpdate(db, sql: """
-            UPDATE task SET state = 'running', started_at = ?1, updated_at = ?1
+            UPDATE task SET state = 'running', started_at = ?1, updated_at = ?1, file_name = COALESCE(file_name, ?3)
             WHERE id = ?2 AND state = 'queued'
             """)
         var moved: [TaskID] = []
-        for id in ids {
+        for (index, id) in ids.enumerated() {
             update.bind(1, time)
             update.bind(2, id.rawValue)
+            update.bind(3, index < fileNames.count ? fileNames[index] : nil)
             try update.run()
             if db.changesCount == 1 { moved.append(id) }
         }
@@ -43,16 +48,18 @@ extension Journal {
         }
     }
 
-    /// `recordOutcomes(_:markingRunning:)` is `recordOutcomes(_:)` then `markRunning(_:)` in
-    /// one transaction: the scheduler records the attempts that ended and starts the tasks
-    /// taking their slots with one commit. Returns the states as `recordOutcomes(_:)` does and
-    /// the tasks that moved to `running`.
-    public func recordOutcomes(_ outcomes: [AttemptOutcome], markingRunning ids: [TaskID]) throws(QueueError) -> (states: [TaskState?], running: [TaskID]) {
+    /// `recordOutcomes(_:markingRunning:fileNames:)` is `recordOutcomes(_:)` then
+    /// `markRunning(_:fileNames:)` in one transaction: the scheduler records the attempts that
+    /// ended and starts the tasks taking their slots with one commit. Returns the states as
+    /// `recordOutcomes(_:)` does and the tasks that moved to `running`.
+    public func recordOutcomes(
+        _ outcomes: [AttemptOutcome], markingRunning ids: [TaskID], fileNames: [String?] = []
+    ) throws(QueueError) -> (states: [TaskState?], running: [TaskID]) {
         guard !outcomes.isEmpty || !ids.isEmpty else { return ([], []) }
         let time = timestamp()
         return try schedulingWrite { db in
             let states = try Journal.recordOutcomes(outcomes, time: time, in: db)
-            let moved = try Journal.markRunning(ids, time: time, in: db)
+            let moved = try Journal.markRunning(ids, fileNames: fileNames, time: time, in: db)
             try JournalMeta.bumpRevision(db)
             return (states, moved)
         }

@@ -48,8 +48,10 @@ public final class Journal: Sendable {
     ///
     /// A file that is not SQLite, fails `PRAGMA quick_check`, is not a Ferry journal, or
     /// lacks a table of its schema is unreadable: with `.moveAside` (the default) it is
-    /// renamed with its `-wal` and `-shm` files and a fresh journal is created, and the
-    /// result's `message` says so. A journal of a newer schema throws
+    /// renamed with its `-wal` and `-shm` files, a fresh journal is created, the tasks that
+    /// can still be read from the old one are copied into it (`JournalSalvage`), and the
+    /// result's `message` says so and how many. While a journal set aside is still in the
+    /// directory, later openings mention it (`JournalOpening.setAside`). A journal of a newer schema throws
     /// `.journal(.newerSchema)` and is left untouched. `now` is the clock used for
     /// timestamps and the moved-aside name; the system clock by default.
     public static func open(
@@ -59,7 +61,8 @@ public final class Journal: Sendable {
     ) throws(QueueError) -> JournalOpening {
         let detail: String
         do {
-            return JournalOpening(journal: try openChecked(path: path, now: now), recovery: nil)
+            let journal = try openChecked(path: path, now: now)
+            return JournalOpening(journal: journal, recovery: nil, setAside: setAside(path: path))
         } catch let error as QueueError {
             throw error
         } catch let error as Unreadable {
@@ -73,7 +76,10 @@ public final class Journal: Sendable {
         let aside = try moveAside(path: path, at: now())
         do {
             let journal = try openChecked(path: path, now: now)
-            return JournalOpening(journal: journal, recovery: JournalRecovery(movedAsideTo: aside, detail: detail))
+            let salvage = try JournalSalvage.copy(from: aside, into: journal)
+            let recovery = JournalRecovery(movedAsideTo: aside, detail: detail, recoveredTasks: salvage.recoveredTasks,
+                                           pausedTasks: salvage.pausedTasks, lostSome: salvage.lostSome)
+            return JournalOpening(journal: journal, recovery: recovery, setAside: setAside(path: path))
         } catch let error as QueueError {
             throw error
         } catch let error as Unreadable {
@@ -296,6 +302,26 @@ public final class Journal: Sendable {
             }
         }
         return aside
+    }
+
+    /// `setAside(path:)` are the journals moved aside beside `path` (`<name>.corrupt-*`, not
+    /// their `-wal` and `-shm`), sorted; empty when the directory cannot be read.
+    static func setAside(path: String) -> [String] {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".corrupt-"
+        guard let stream = opendir(directory.isEmpty ? "/" : directory) else { return [] }
+        defer { closedir(stream) }
+        var found: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(prefix), !name.hasSuffix("-wal"), !name.hasSuffix("-shm") {
+                found.append(directory + "/" + name)
+            }
+        }
+        return found.sorted()
     }
 
     /// `utcStamp(_:)` formats `date` as `20250102T030405Z`.

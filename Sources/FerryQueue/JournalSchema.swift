@@ -30,9 +30,14 @@ import GRDB
 ///   of the `queued` tasks only (a partial index): the scheduler reads only those, and every
 ///   task moving from `queued` to `running` to `done` rewrote two entries of the old index
 ///   (a third of the cost of recording a small download); now one entry goes, once.
+///
+/// Version 4:
+/// - `task.file_name`: the name a download writes in its directory (its `.part` is
+///   `file_name.part`), chosen the first time it starts and kept from then on, so a task
+///   that shares its requested name with others keeps its own name across restarts.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 3
+    static let version = 4
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
@@ -46,6 +51,7 @@ enum JournalSchema {
         migrator.registerMigration("v1", migrate: version1)
         migrator.registerMigration("v2", migrate: version2)
         migrator.registerMigration("v3", migrate: version3)
+        migrator.registerMigration("v4", migrate: version4)
         return migrator
     }
 
@@ -146,5 +152,10 @@ enum JournalSchema {
         try db.execute(sql: "DROP INDEX task_by_state")
         try db.execute(sql: "CREATE INDEX task_queued ON task (priority DESC, position) WHERE state = 'queued'")
         try db.execute(sql: "PRAGMA user_version = 3")
+    }
+
+    private static func version4(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN file_name TEXT")
+        try db.execute(sql: "PRAGMA user_version = 4")
     }
 }

@@ -42,34 +42,43 @@ extension Scheduler {
         return form.applied(to: base)
     }
 
-    /// `destination(for:url:)` is where a download goes: its directory (or the default), its
-    /// requested name (or the first mirror's, so every mirror writes the same file),
+    /// `destination(for:url:)` is where a download goes: its directory (or the default) and
+    /// the file name recorded when it first started (`TaskRecord.fileName`, see
+    /// `claimFileNames(_:)`); without one (or while another running download writes there),
+    /// its requested name (or the first mirror's, so every mirror writes the same file),
     /// numbered when a running download already writes there.
     /// `parsed` is `url` already parsed, when the caller has it.
     func destination(for record: TaskRecord, url: TransferURL, parsed: URL? = nil) throws(FerryError) -> DownloadDestination {
-        let directoryPath = record.spec.destinationDirectory ?? configuration.defaultDirectory
-        let wanted: String
-        if let requestedName = record.spec.requestedName {
-            wanted = requestedName
-        } else {
-            let first = record.spec.urls.first ?? url
-            if let parsed, first == url {
-                wanted = SafeFileName.fromURL(parsed)
-            } else {
-                wanted = SafeFileName.fromURL(try Request.validatedURL(first.string))
-            }
+        var destination = directoryPrototype(record.spec.destinationDirectory ?? configuration.defaultDirectory)
+        let wanted = try wantedName(for: record, url: url, parsed: parsed)
+        // `--overwrite` replaces only the name asked for: a numbered name (another task writes
+        // the one asked for) takes the next free name and replaces nothing.
+        if let fileName = record.fileName {
+            destination.fileName = fileName
+            destination.overwrite = record.spec.overwrite && fileName == wanted
+            if !destinationsInUse.contains(destination.partialFilePath) { return destination }
         }
-        var destination = directoryPrototype(directoryPath)
         destination.fileName = wanted
         var counter = 0
         while destinationsInUse.contains(destination.partialFilePath), counter < 10_000 {
             counter += 1
             destination.fileName = SafeFileName.numbered(wanted, counter)
         }
-        // `--overwrite` replaces only the name asked for: a numbered name (another running
-        // task writes the one asked for) takes the next free name and replaces nothing.
         destination.overwrite = record.spec.overwrite && counter == 0
         return destination
+    }
+
+    /// `wantedName(for:url:parsed:)` is the name a download asks for: its requested name, or
+    /// the first mirror's (so every mirror writes the same file).
+    func wantedName(for record: TaskRecord, url: TransferURL, parsed: URL? = nil) throws(FerryError) -> String {
+        if let requestedName = record.spec.requestedName {
+            return requestedName
+        }
+        let first = record.spec.urls.first ?? url
+        if let parsed, first == url {
+            return SafeFileName.fromURL(parsed)
+        }
+        return SafeFileName.fromURL(try Request.validatedURL(first.string))
     }
 
     /// `isDiskFull(_:)` is true for a write that failed for lack of room: `ENOSPC`, `EDQUOT`,

@@ -245,6 +245,15 @@ public actor Scheduler {
     /// then returns.
     public func stop() async {
         guard case .running = phase else { return }
+        stopTransfers()
+        if !finishIfIdle() {
+            await withCheckedContinuation { stopWaiters.append($0) }
+        }
+    }
+
+    /// `stopTransfers()` begins stopping: pending retries are dropped and running transfers
+    /// cancelled, to be recorded `queued`; the run ends once none is left (`finishIfIdle()`).
+    private func stopTransfers() {
         phase = .stopping
         for timer in retryTimers.values {
             timer.cancel()
@@ -252,9 +261,6 @@ public actor Scheduler {
         retryTimers.removeAll()
         for id in Array(running.keys) {
             interrupt(id, intent: .requeue)
-        }
-        if !finishIfIdle() {
-            await withCheckedContinuation { stopWaiters.append($0) }
         }
     }
 
@@ -268,6 +274,13 @@ public actor Scheduler {
         case .stopping:
             guard running.isEmpty, endings.isEmpty else { return false }
         case .running(untilIdle: true):
+            if let error = lastJournalError, error.isWriteFailure {
+                // Nothing can be recorded (a full disk, a read-only file system): waiting would
+                // never end. The run stops as `stop()` stops it; the caller reports the error.
+                stopTransfers()
+                guard running.isEmpty, endings.isEmpty else { return false }
+                break
+            }
             guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
                 guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
@@ -314,6 +327,7 @@ public actor Scheduler {
             }
         } catch {
             lastJournalError = error
+            finishIfIdle()
             return
         }
         reconcile()
@@ -371,11 +385,11 @@ public actor Scheduler {
     /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
     /// slot that frees usually needs no journal read.
     func fill() {
-        let chosen = chooseCandidates()
+        let chosen = claimFileNames(chooseCandidates())
         guard !chosen.isEmpty else { return }
         let moved: Set<TaskID>
         do {
-            moved = Set(try journal.markRunning(Scheduler.ids(of: chosen)))
+            moved = Set(try journal.markRunning(Scheduler.ids(of: chosen), fileNames: Scheduler.fileNames(of: chosen)))
         } catch {
             lastJournalError = error
             return
@@ -745,11 +759,12 @@ public actor Scheduler {
             recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
                                            message: decision.message, reply: decision.reply, length: decision.length))
         }
-        let chosen = chosen ?? chooseCandidates(writing: true)
+        let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
         var states: [TaskState?]
         var moved: Set<TaskID> = []
         do {
-            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen))
+            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen),
+                                                     fileNames: Scheduler.fileNames(of: chosen))
             states = written.states
             moved = Set(written.running)
         } catch {

@@ -5,7 +5,8 @@ import Glibc
 /// `TaskFiles` finds and deletes the files a task wrote (`ferry remove --delete-file`).
 public enum TaskFiles {
     /// `paths(of:defaultDirectory:)` are the task's finished file (when recorded) and the
-    /// `.part` file its next attempt would write; empty for an upload.
+    /// `.part` file its next attempt would write (of the name it was given when it first
+    /// started, when recorded); empty for an upload.
     public static func paths(of record: TaskRecord, defaultDirectory: String) -> [String] {
         guard record.spec.upload == nil else { return [] }
         var paths: [String] = []
@@ -14,7 +15,7 @@ public enum TaskFiles {
         }
         let directory = URL(fileURLWithPath: record.spec.destinationDirectory ?? defaultDirectory, isDirectory: true)
         do {
-            var names = record.spec.requestedName.map { [$0] } ?? []
+            var names = (record.fileName ?? record.spec.requestedName).map { [$0] } ?? []
             if names.isEmpty, let first = record.spec.urls.first, let parsed = try? Request.validatedURL(first.string) {
                 names.append(SafeFileName.fromURL(parsed))
             }

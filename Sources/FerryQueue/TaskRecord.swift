@@ -31,6 +31,10 @@ public struct TaskRecord: Sendable, Hashable, CustomStringConvertible {
     /// `reply` summarises the server's reply to an upload (status and the start of the body);
     /// `nil` for downloads and unfinished uploads.
     public var reply: String? = nil
+    /// `fileName` is the name a download writes in its directory (its `.part` is
+    /// `fileName.part`), recorded the first time it starts and kept from then on; `nil` until
+    /// then, and for uploads.
+    public var fileName: String? = nil
 
     /// `kind` is the spec's kind.
     public var kind: TransferKind { spec.kind }

@@ -84,8 +84,8 @@ struct GetCommand: AsyncParsableCommand {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
             unfinished = try journal.unfinishedDownloads()
         } catch {
-            // Another engine holding the queue is a usage error; a state directory that
-            // cannot be written is a local file error, as for every other command.
+            // Another engine running the queue is a usage error; a state directory or journal
+            // that cannot be used (read-only, full, ...) is a local file error.
             throw QueueAccess.fail(error)
         }
 

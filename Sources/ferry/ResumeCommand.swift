@@ -79,7 +79,10 @@ struct ResumeCommand: AsyncParsableCommand {
         let counts = (try? journal.countsByState()) ?? [:]
         printer.summary(summary, counts: counts)
         if let error = await scheduler.lastJournalError {
-            Console.error("journal: \(error.description)")
+            // A journal that cannot be written ends the run early (the scheduler stops its
+            // transfers): say what happened and what is kept.
+            let kept = error.isWriteFailure ? "; stopped, unfinished transfers stay queued (ferry resume continues them)" : ""
+            Console.error("\(error.description)\(kept)")
             throw ExitStatus.localFile
         }
         throw ExitStatus(code: summary.exitStatus)

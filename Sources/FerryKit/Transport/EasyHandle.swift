@@ -245,9 +245,7 @@ final class EasyHandle {
         }
         redirectCount += 1
         currentURL = next
-        statusCode = 0
-        reasonPhrase = ""
-        headers = HTTPHeaders()
+        head = ResponseHeadParser()
         applyHop()
         return true
     }
