@@ -1,10 +1,23 @@
 # Ferry: `make run` opens Ferry, `make test` passes every test. Both install what is missing.
+# `make install [PREFIX=/usr/local] [DESTDIR=]` installs the release binary, its manual pages
+# and shell completions; `make uninstall` removes those files again.
 SWIFT ?= swift
-DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux
+DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux \
+	man-db groff-base
 BENCH_DEBS := curl wget aria2 time
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: deps bench-deps build release run test bench fuzz sanitize clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+RELEASE_FLAGS := -c release --static-swift-stdlib
+# The files `make install` copies, laid out as under PREFIX; made from the release build.
+STAGE := .build/install
+STAMP := .build/install.stamp
+SOURCES := Package.swift $(shell find Sources -type f)
+# The manual pages' date: the last commit's, so that the same sources make the same pages.
+MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
+
+.PHONY: deps bench-deps build release stage install uninstall run test bench fuzz sanitize clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -27,12 +40,55 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# The release binary (Swift runtime linked statically), the manual pages that
+# swift-argument-parser's generate-manual tool writes from it (ferry.1, ferry-get.1, ...;
+# the tool names them ferry.get.1, and leaves blank lines between paragraphs, which mdoc
+# warns about: they become .Pp) and its bash, zsh and fish completion scripts.
+# Made again only when a source changed, so `sudo make install` after `make` builds nothing.
+stage: $(STAMP)
+
+$(STAMP): $(SOURCES) Makefile
+	$(MAKE) release
+	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
+	rm -rf $(STAGE) $(STAGE).man
+	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \
+	  $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d $(STAGE).man
+	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
+	cp "$$bin/ferry" $(STAGE)/bin/ferry && \
+	"$$bin/generate-manual" $(STAGE)/bin/ferry --multi-page $(if $(MAN_DATE),--date $(MAN_DATE)) \
+	  --output-directory $(STAGE).man
+	for page in $(STAGE).man/*.1; do \
+	  name="$$(basename "$$page" .1 | tr . -)"; \
+	  sed -E -e '/^\.(Dt|Xr) /s/\./-/2g' -e 's/^$$/.Pp/' "$$page" > $(STAGE)/share/man/man1/"$$name".1 || exit 1; \
+	done
+	rm -rf $(STAGE).man
+	$(STAGE)/bin/ferry --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/ferry
+	$(STAGE)/bin/ferry --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_ferry
+	$(STAGE)/bin/ferry --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/ferry.fish
+	touch $@
+
+install: $(STAMP)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 0755 $(STAGE)/bin/ferry $(DESTDIR)$(PREFIX)/bin/ferry
+	install -m 0644 $(STAGE)/share/man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 0644 $(STAGE)/share/bash-completion/completions/ferry $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ferry
+	install -m 0644 $(STAGE)/share/zsh/site-functions/_ferry $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ferry
+	install -m 0644 $(STAGE)/share/fish/vendor_completions.d/ferry.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ferry.fish
+
+# Removes the files the stage holds (the ones `make install` copied), no directory; the
+# stage is made first only when there is none.
+uninstall: | $(STAMP)
+	find $(STAGE) -type f | while read -r file; do rm -f "$(DESTDIR)$(PREFIX)/$${file#$(STAGE)/}"; done
 
 run: build
 	./.build/debug/ferry $(ARGS)
 
-test: deps
+# The stage comes first: the installation test installs it.
+test: deps $(STAMP)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
