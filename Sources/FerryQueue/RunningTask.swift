@@ -51,14 +51,14 @@ struct Decision {
     var message: String?
     /// `retryDelay` is the seconds to wait before the next attempt; `nil` to run when a slot frees.
     var retryDelay: Double?
-    /// `exitStatus` is the design's exit status of the failure; `0` for none.
-    var exitStatus: Int32 = 0
+    /// `failure` is the kind of failure that ended the attempt; `nil` for none.
+    var failure: FailureKind?
     /// `reply` summarises an upload's reply; `nil` for downloads.
     var reply: String?
     /// `length` is the finished file's size or the sent body's; `nil` if none.
     var length: Int64?
 
-    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, exitStatus: Int32 = 0,
+    init(state: TaskState, finalPath: String? = nil, message: String? = nil, retryDelay: Double? = nil, failure: FailureKind? = nil,
          reply: String? = nil, length: Int64? = nil) {
         self.reply = reply
         self.length = length
@@ -66,6 +66,6 @@ struct Decision {
         self.finalPath = finalPath
         self.message = message
         self.retryDelay = retryDelay
-        self.exitStatus = exitStatus
+        self.failure = failure
     }
 }

@@ -811,10 +811,10 @@ public actor Scheduler {
         case .done: summary.completed += 1
         case .failed:
             summary.failed += 1
-            summary.note(failureStatus: decision.exitStatus)
-        case .paused where decision.exitStatus != 0:
+            summary.note(decision.failure ?? .transfer)
+        case .paused where decision.failure != nil:
             summary.pausedByError += 1
-            summary.note(failureStatus: decision.exitStatus)
+            summary.note(decision.failure ?? .localFile)
         case .queued where intent == nil: summary.retried += 1
         default: break
         }
@@ -879,8 +879,7 @@ public actor Scheduler {
         }
         let message = error.description
         if Scheduler.isDiskFull(error) {
-            return Decision(state: .paused, message: "\(message); paused until there is room (ferry resume \(id))",
-                            exitStatus: 4)
+            return Decision(state: .paused, message: "\(message); paused until there is room", failure: .localFile)
         }
         if case .cancelled = error {
             return Decision(state: .queued, message: nil)
@@ -914,7 +913,7 @@ public actor Scheduler {
         failedAttempts.removeValue(forKey: id)
         unproductive.removeValue(forKey: id)
         mirrorIndex.removeValue(forKey: id)
-        return Decision(state: .failed, message: message, exitStatus: error.exitStatus)
+        return Decision(state: .failed, message: message, failure: error.kind)
     }
 
     // MARK: - Acting on tasks

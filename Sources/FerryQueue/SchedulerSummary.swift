@@ -1,3 +1,5 @@
+import FerryKit
+
 /// `SchedulerSummary` counts how the transfer attempts of a `Scheduler` ended, for the
 /// summary line and exit status of a headless run.
 public struct SchedulerSummary: Sendable, Hashable {
@@ -9,20 +11,18 @@ public struct SchedulerSummary: Sendable, Hashable {
     public var pausedByError = 0
     /// `retried` counts attempts that ended in a retry or a move to the next mirror.
     public var retried = 0
-    /// `exitStatus` is the design's exit status for what happened: 0 when nothing failed,
-    /// else 4 for a local file error (disk full), 3 for a checksum mismatch, 1 otherwise.
-    public var exitStatus: Int32 = 0
+    /// `worstFailure` is the gravest kind of failure that happened (a local file error over
+    /// a checksum mismatch over any other); `nil` when nothing failed. The command line turns
+    /// it into its exit status.
+    public var worstFailure: FailureKind?
 
     /// `init()` makes an empty summary.
     public init() {}
 
-    /// `note(failureStatus:)` folds the exit status of one failure into `exitStatus`
-    /// (4 wins over 3, which wins over 1).
-    mutating func note(failureStatus status: Int32) {
-        let rank: [Int32: Int] = [0: 0, 1: 1, 2: 1, 3: 2, 4: 3]
-        let candidate: Int32 = status == 2 ? 1 : status
-        if rank[candidate, default: 1] > rank[exitStatus, default: 0] {
-            exitStatus = candidate
-        }
+    /// `note(_:)` folds one failure into `worstFailure`; a task's bad input counts as a
+    /// failed transfer (the run's own input was fine).
+    public mutating func note(_ failure: FailureKind) {
+        let kind: FailureKind = failure == .input ? .transfer : failure
+        worstFailure = max(worstFailure ?? kind, kind)
     }
 }

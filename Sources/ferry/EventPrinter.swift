@@ -127,6 +127,8 @@ final class EventPrinter: Sendable {
             if let error {
                 text += ": "
                 text += error.displayable
+                // Paused by an error (a full disk): say how to go on.
+                if state == .paused { text += " (ferry resume \(id.rawValue))" }
             }
         }
         text += "\n"

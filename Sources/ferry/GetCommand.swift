@@ -204,15 +204,13 @@ struct GetCommand: AsyncParsableCommand {
 }
 
 extension ExitStatus {
-    /// The status for a finished run: 0 when all succeeded, else the most specific failure (4, 3, then 1).
+    /// The status for a finished run: 0 when all succeeded, else the gravest failure's
+    /// (ranked once, by `SchedulerSummary.note(_:)`).
     static func summarizing(_ outcomes: [Result<TransferResult, FerryError>]) -> ExitStatus {
-        let codes = outcomes.compactMap { outcome -> Int32? in
-            if case .failure(let error) = outcome { return error.exitStatus }
-            return nil
+        var summary = SchedulerSummary()
+        for case .failure(let error) in outcomes {
+            summary.note(error.kind)
         }
-        if codes.isEmpty { return .success }
-        if codes.contains(4) { return .localFile }
-        if codes.contains(3) { return ExitStatus(code: 3) }
-        return .transferFailed
+        return ExitStatus(code: summary.exitStatus)
     }
 }

@@ -58,7 +58,7 @@ import Testing
             let path = "\(out)/f\(index).bin"
             #expect(try SHA256Hex.of(file: URL(fileURLWithPath: path)) == Pattern.sha256Hex(count: 1_000 + index * 97, seed: index))
         }
-        #expect(await scheduler.summary.exitStatus == 0)
+        #expect(await scheduler.summary.worstFailure == nil)
     }
 
     @Test func aFinishingFileFreesItsSlotButFinishingFilesAreBounded() async throws {
@@ -216,7 +216,7 @@ import Testing
         #expect(recorder.all.filter { if case .started(ids[0]) = $0 { return true } else { return false } }.count == 1)
         #expect(try journal.task(ids[1])?.state == .done)
         #expect(!FileManager.default.fileExists(atPath: state.file("big.bin.part")))
-        #expect(await scheduler.summary.exitStatus == 4)
+        #expect(await scheduler.summary.worstFailure == .localFile)
     }
 
     @Test func transientFailuresAreRetriedUpToTheTaskLimitThenFail() async throws {
@@ -239,7 +239,7 @@ import Testing
         #expect(record.state == .failed)
         #expect(record.attempts == 2)
         #expect(record.lastError?.contains("503") == true)
-        #expect(await scheduler.summary.exitStatus == 1)
+        #expect(await scheduler.summary.worstFailure == .transfer)
     }
 
     @Test func queuedUploadsReadTheirFilesWhenTheyStart() async throws {

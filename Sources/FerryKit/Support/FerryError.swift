@@ -35,16 +35,6 @@ public enum FerryError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The process exit status the command line uses for this error (see the design's contract).
-    public var exitStatus: Int32 {
-        switch self {
-        case .input: 2
-        case .file: 4
-        case .integrity(.checksumMismatch): 3
-        default: 1
-        }
-    }
-
     /// Whether trying again could succeed (transport errors; 408, 429 and 5xx replies).
     public var isTransient: Bool {
         switch self {

@@ -265,7 +265,7 @@ import Testing
         #expect(algorithm == "sha-256")
         #expect(expected == wrong.hex)
         #expect(actual == Pattern.sha256Hex(count: 5000))
-        #expect(run.error?.exitStatus == 3)
+        #expect(run.error?.kind == .checksum)
         #expect(directoryListing(out.url).isEmpty)
         #expect(run.delays.isEmpty)
     }
