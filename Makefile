@@ -1,6 +1,6 @@
 # Ferry: `make run` opens Ferry, `make test` passes every test. Both install what is missing.
 SWIFT ?= swift
-DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux
+DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2
 BENCH_DEBS := curl wget aria2 time
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
