@@ -22,6 +22,15 @@ import Synchronization
 /// Where netlink is unavailable (the socket cannot be made), `status` stays `.unknown`,
 /// `unavailableReason` says why and `fileDescriptor` is -1: the caller falls back to retries.
 ///
+/// Treat `.unknown` like `.reachable`: try, and let retries decide (reachability is a hint to
+/// wait and to resume, not a gate in front of every request).
+///
+/// ```swift
+/// let monitor = NetworkMonitor()
+/// monitor.start { status in queue.networkChanged(status) }  // on ferry-netmon
+/// // or, from a task: for await status in monitor.statuses() { ... }
+/// ```
+///
 /// Threads: all mutable state sits in one `Mutex`; handlers run on the thread that drives the
 /// monitor, never with the lock held.
 public final class NetworkMonitor: Sendable {
