@@ -23,8 +23,9 @@ struct NetworkMonitorCommand: AsyncParsableCommand {
             Console.error(reason)
             throw ExitStatus.transferFailed
         }
+        let statuses = monitor.statuses()  // first: "unknown" is printed before the first dump is read
         monitor.start()
-        for await status in monitor.statuses() {
+        for await status in statuses {
             Console.output(status.description)
         }
     }
