@@ -26,6 +26,13 @@ final class NamespacePair: Sendable {
         }
     }()
 
+    /// `isAvailable` is true when namespaces can be made; otherwise it prints why once.
+    static let isAvailable: Bool = {
+        guard let reason = unavailableReason else { return true }
+        print("network namespace tests skipped: \(reason)")
+        return false
+    }()
+
     /// `init()` makes both namespaces and the link between them, both ends up, no route
     /// beyond the link's own; it removes what it made if a step fails.
     init() throws {

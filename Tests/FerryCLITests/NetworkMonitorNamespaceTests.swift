@@ -5,7 +5,7 @@ import Testing
 /// `ferry _netmon` (the real `NetworkMonitor`) inside network namespaces the tests make: route
 /// and link changes there are reported within two seconds. Only netlink is listened to; no
 /// packet is sent.
-@Suite(.enabled(if: NamespacePair.unavailableReason == nil,
+@Suite(.enabled(if: NamespacePair.isAvailable,
                 "network namespaces cannot be made here (needs root and iproute2's ip netns)"))
 struct NetworkMonitorNamespaceTests {
     /// `limit` is the longest a change may take to be reported (300 ms of it settling).
