@@ -4,7 +4,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/xattr.h>
+#include <linux/netlink.h>
 #include <unistd.h>
 #include "CSystem.h"
 
@@ -52,4 +54,35 @@ int csystem_set_attribute(int fd, const char *name, const void *value, size_t si
 
 long csystem_read_attribute(const char *path, const char *name, void *buffer, size_t capacity) {
     return (long)lgetxattr(path, name, buffer, capacity);
+}
+
+int csystem_netlink_open(uint32_t groups, int receive_buffer, uint32_t *port) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_ROUTE);
+    if (fd < 0) return -1;
+    /* A smaller buffer than asked is not an error: overruns are read as ENOBUFS and re-read. */
+    (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = groups;
+    socklen_t length = sizeof address;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 ||
+        getsockname(fd, (struct sockaddr *)&address, &length) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    if (port != NULL) *port = address.nl_pid;
+    return fd;
+}
+
+long csystem_netlink_receive(int fd, void *buffer, size_t capacity, uint32_t *sender) {
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    socklen_t length = sizeof address;
+    ssize_t received = recvfrom(fd, buffer, capacity, MSG_DONTWAIT | MSG_TRUNC,
+                                (struct sockaddr *)&address, &length);
+    if (received >= 0 && sender != NULL) *sender = address.nl_pid;
+    return (long)received;
 }

@@ -4,7 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Linux calls Swift's Glibc module does not import (they need _GNU_SOURCE). */
+/* Linux calls Swift's Glibc module does not import (they need _GNU_SOURCE, or kernel headers
+   such as <linux/netlink.h> whose structs Glibc does not bring). */
 
 /* Starts asynchronous write-back of [offset, offset+length) of fd; returns 0 or -1 with errno. */
 int csystem_start_writeback(int fd, int64_t offset, int64_t length);
@@ -33,5 +34,18 @@ int csystem_set_attribute(int fd, const char *name, const void *value, size_t si
 /* Reads the extended attribute name of the file at path, never following a symlink, into
    buffer (capacity bytes); returns its length or -1 with errno. */
 long csystem_read_attribute(const char *path, const char *name, void *buffer, size_t capacity);
+
+/* Opens a route netlink socket (AF_NETLINK, NETLINK_ROUTE; no privilege needed), close-on-exec
+   and non-blocking, bound to the multicast groups in the mask groups (RTMGRP_*), with a receive
+   buffer of about receive_buffer bytes (the kernel may cap it); *port is the port id the kernel
+   gave it (dump replies are addressed to it). Returns the descriptor or -1 with errno
+   (EAFNOSUPPORT, EPROTONOSUPPORT, EPERM where netlink is unavailable). */
+int csystem_netlink_open(uint32_t groups, int receive_buffer, uint32_t *port);
+
+/* Receives one netlink datagram into buffer (capacity bytes) without blocking. Returns its
+   full length (more than capacity when it was cut off) or -1 with errno (EAGAIN when nothing is
+   pending, ENOBUFS when the kernel dropped messages); *sender is the sending port (0: the
+   kernel). */
+long csystem_netlink_receive(int fd, void *buffer, size_t capacity, uint32_t *sender);
 
 #endif
