@@ -18,9 +18,8 @@ extension Checksum {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(fd, buffer.baseAddress, size)
+            let count = SystemCall.retrying { read(fd, buffer.baseAddress, size) }
             if count < 0 {
-                if errno == EINTR { continue }
                 return .failure(.file(.from(errno: errno, path: path, operation: "read")))
             }
             if count == 0 { break }

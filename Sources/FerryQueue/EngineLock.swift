@@ -1,3 +1,4 @@
+import FerryKit
 import Glibc
 import Synchronization
 

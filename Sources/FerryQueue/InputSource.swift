@@ -1,3 +1,4 @@
+import FerryKit
 import Glibc
 
 /// `InputSource` reads a file descriptor in chunks and transparently inflates gzip input.

@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 import Glibc
 import GRDB

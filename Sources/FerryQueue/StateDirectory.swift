@@ -1,3 +1,4 @@
+import FerryKit
 import Glibc
 
 /// `StateDirectory` is the directory that holds the journal, the log and the engine lock.

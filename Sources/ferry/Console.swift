@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 
 /// `Console` writes to the terminal: messages on stderr, results on stdout.
@@ -58,16 +59,6 @@ enum Console {
 
     @discardableResult
     private static func write(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-        guard let base = buffer.baseAddress else { return 0 }
-        var offset = 0
-        while offset < buffer.count {
-            let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return 0
+        SystemCall.writeAll(descriptor, buffer) ?? 0
     }
 }

@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 
 /// `OutputBuffer` collects lines for stdout and writes them in 64 KiB blocks, so long
@@ -18,18 +19,7 @@ struct OutputBuffer {
 
     /// `flush()` writes everything collected to stdout.
     mutating func flush() {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        _ = bytes.withUnsafeBytes { SystemCall.writeAll(STDOUT_FILENO, $0) }
         bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -50,10 +50,24 @@ enum GroupSync {
     }
 
     private static func syncFileSystem(of file: PartialFile) -> Bool {
-        while csystem_sync_file_system(file.descriptor) != 0 {
-            if errno != EINTR { return false }
+        SystemCall.retrying { csystem_sync_file_system(file.descriptor) } == 0
+    }
+
+    /// `makeDurable(_:)` makes the files of the delegates among `delegates` that wait for a
+    /// sync (`DurableCompletion`) durable together, and tells each how it went; the others
+    /// are passed over. The engine's completion thread calls it for the transfers that ended
+    /// well at about the same time, before their `didCompleteWith` names the files.
+    static func makeDurable(_ delegates: [any TaskDelegate]) {
+        var durable: [(any DurableCompletion, PartialFile)] = []
+        for delegate in delegates {
+            guard let waiting = delegate as? any DurableCompletion, let file = waiting.fileAwaitingSync else { continue }
+            durable.append((waiting, file))
         }
-        return true
+        guard !durable.isEmpty else { return }
+        let errors = synchronize(durable.map(\.1))
+        for ((delegate, _), error) in zip(durable, errors) {
+            delegate.didSynchronize(error)
+        }
     }
 }
 

@@ -54,9 +54,8 @@ extension PartialFile {
         var offset: Int64 = 0
         while offset < count {
             let wanted = Int(min(Int64(chunk), count - offset))
-            let read = pread(descriptor, buffer.baseAddress, wanted, off_t(offset))
+            let read = SystemCall.retrying { pread(descriptor, buffer.baseAddress, wanted, off_t(offset)) }
             if read < 0 {
-                if errno == EINTR { continue }
                 throw .file(.from(errno: errno, path: path, operation: "read"))
             }
             if read == 0 { throw .file(.io(path: path, errno: EIO, operation: "read (file shorter than expected)")) }

@@ -118,18 +118,10 @@ public final class PartialFile {
 
     /// Appends `bytes`, retrying short writes and `EINTR`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
-        guard var pointer = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = Glibc.write(descriptor, pointer, remaining)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .file(.from(errno: errno, path: path, operation: "write"))
-            }
-            remaining -= written
-            pointer += written
-            length += Int64(written)
+        if let code = SystemCall.writeAll(descriptor, bytes) {
+            throw .file(.from(errno: code, path: path, operation: "write"))
         }
+        length += Int64(bytes.count)
         if length - writeBackStart >= Self.writeBackChunk { startWriteBack() }
     }
 
@@ -143,8 +135,7 @@ public final class PartialFile {
 
     /// Flushes the file's data to the disk (`fdatasync`).
     public func synchronize() throws(FerryError) {
-        while fdatasync(descriptor) != 0 {
-            if errno == EINTR { continue }
+        if SystemCall.retrying({ fdatasync(descriptor) }) != 0 {
             throw .file(.from(errno: errno, path: path, operation: "sync"))
         }
     }

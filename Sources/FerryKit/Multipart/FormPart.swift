@@ -89,10 +89,7 @@ public struct FormPart: Sendable {
     static func regularFileSize(at url: URL) throws(FerryError) -> Int64 {
         guard url.isFileURL else { throw .input(.invalidOption("\(url.absoluteString) is not a file URL")) }
         let path = url.path
-        var descriptor: Int32
-        repeat {
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        } while descriptor < 0 && errno == EINTR
+        let descriptor = SystemCall.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { throw .input(.missingFile(path)) }

@@ -17,10 +17,7 @@ extension MultipartFormData {
         let stream = MultipartBodyStream(parts: parts, boundary: boundary)
         defer { stream.close() }
 
-        var descriptor: Int32
-        repeat {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        } while descriptor < 0 && errno == EINTR
+        var descriptor = SystemCall.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw .file(.from(errno: errno, path: path, operation: "create")) }
 
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.writeBufferSize, alignment: 16)
@@ -53,14 +50,8 @@ extension MultipartFormData {
     static let writeBufferSize = 256 * 1024
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, path: String) throws(FerryError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]).baseAddress, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .file(.from(errno: errno, path: path, operation: "write"))
-            }
-            offset += count
+        if let code = SystemCall.writeAll(descriptor, bytes) {
+            throw .file(.from(errno: code, path: path, operation: "write"))
         }
     }
 }

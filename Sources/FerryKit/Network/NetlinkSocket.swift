@@ -47,12 +47,9 @@ final class NetlinkSocket: Sendable {
 
     /// `send(_:)` sends one request to the kernel; `nil` when sent, else the errno.
     func send(_ bytes: [UInt8]) -> Int32? {
-        while true {
-            let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-            if sent == bytes.count { return nil }
-            if sent < 0 && errno == EINTR { continue }
-            return sent < 0 ? errno : EMSGSIZE
-        }
+        let sent = SystemCall.retrying { bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) } }
+        if sent == bytes.count { return nil }
+        return sent < 0 ? errno : EMSGSIZE
     }
 
     /// `receive(into:)` reads one pending datagram without blocking.

@@ -52,11 +52,8 @@ extension NetworkMonitor {
             } ?? -1
             descriptors[0].revents = 0
             descriptors[1].revents = 0
-            let ready = poll(&descriptors, 2, milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
+            let ready = SystemCall.retrying { poll(&descriptors, 2, milliseconds) }
+            if ready < 0 { break }
             if descriptors[1].revents != 0 { break }
             if descriptors[0].revents != 0 {
                 handleReadable()

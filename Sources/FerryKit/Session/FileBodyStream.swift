@@ -44,10 +44,7 @@ public final class FileBodyStream: BodyStream {
             return 0
         }
         let wanted = Int(min(Int64(buffer.count), remaining))
-        var count: Int
-        repeat {
-            count = Glibc.read(descriptor, buffer.baseAddress, wanted)
-        } while count < 0 && errno == EINTR
+        let count = SystemCall.retrying { Glibc.read(descriptor, buffer.baseAddress, wanted) }
         if count < 0 { throw .upload(.readFailed("\(path): \(String(cString: strerror(errno)))")) }
         if count == 0 {
             // The file ended early: it shrank since it was opened.

@@ -52,9 +52,8 @@ public final class PipeBodyStream: BodyStream {
         guard buffer.count > 0 else { return 0 }
         while true {
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let polled = poll(&ready, 1, -1)
+            let polled = SystemCall.retrying { poll(&ready, 1, -1) }
             if polled < 0 {
-                if errno == EINTR { continue }
                 throw .upload(.readFailed("\(name): \(String(cString: strerror(errno)))"))
             }
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)

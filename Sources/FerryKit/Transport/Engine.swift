@@ -379,18 +379,12 @@ final class Engine: @unchecked Sendable {
                 return state.waiting
             }
             if batch.isEmpty { return }
-            var durable: [(any DurableCompletion, PartialFile)] = []
+            // Durability is the downloads' business (`Download/`): one group sync for them all.
+            var ended: [any TaskDelegate] = []
             for completion in batch {
-                guard case .success = completion.transport, let delegate = completion.delegate as? any DurableCompletion,
-                      let file = delegate.fileAwaitingSync else { continue }
-                durable.append((delegate, file))
+                if case .success = completion.transport { ended.append(completion.delegate) }
             }
-            if !durable.isEmpty {
-                let errors = GroupSync.synchronize(durable.map(\.1))
-                for ((delegate, _), error) in zip(durable, errors) {
-                    delegate.didSynchronize(error)
-                }
-            }
+            GroupSync.makeDurable(ended)
             for completion in batch {
                 let outcome = completion.delegate.task(completion.task, didCompleteWith: completion.transport,
                                                        bytesSent: completion.bytesSent)

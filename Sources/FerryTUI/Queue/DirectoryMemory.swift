@@ -1,3 +1,4 @@
+import FerryKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,8 +29,9 @@ public struct DirectoryMemory: Sendable {
         var bytes = [UInt8](repeating: 0, count: Self.maximumLength + 1)
         var count = 0
         while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0, errno == EINTR { continue }
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                SystemCall.retrying { read(fd, buffer.baseAddress.map { $0 + count }, buffer.count - count) }
+            }
             guard n > 0 else { break }
             count += n
         }
@@ -48,15 +50,9 @@ public struct DirectoryMemory: Sendable {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         let bytes = Array((directory + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            written += n
-        }
+        let failed = bytes.withUnsafeBytes { SystemCall.writeAll(fd, $0) }
         close(fd)
-        if written == bytes.count, rename(temporary, path) == 0 { return }
+        if failed == nil, rename(temporary, path) == 0 { return }
         unlink(temporary)
     }
 }

@@ -1,3 +1,4 @@
+import FerryKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -37,17 +38,17 @@ public final class WakePipe: Sendable {
     /// `signal()` writes one byte; a full pipe already guarantees a wake-up, so it is not an error.
     public func signal() {
         var byte: UInt8 = 1
-        while write(writeDescriptor, &byte, 1) < 0, errno == EINTR {}
+        _ = SystemCall.retrying { write(writeDescriptor, &byte, 1) }
     }
 
     /// `drain()` reads every pending byte so that the next poll sleeps again.
     public func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(readDescriptor, $0.baseAddress, $0.count) }
-            if count > 0 { continue }
-            if count < 0, errno == EINTR { continue }
-            return
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                SystemCall.retrying { read(readDescriptor, bytes.baseAddress, bytes.count) }
+            }
+            if count <= 0 { return }
         }
     }
 }

@@ -1,0 +1,48 @@
+import Glibc
+
+/// `SystemCall` runs POSIX calls with `EINTR` retried in one place, for every layer.
+public enum SystemCall {
+    /// `retrying(_:)` calls `body` again while it fails with `EINTR`; returns its result
+    /// (`errno` is left as the last call set it).
+    @inlinable
+    public static func retrying<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+        while true {
+            let result = body()
+            if result >= 0 || errno != EINTR {
+                return result
+            }
+        }
+    }
+
+    /// `open(_:_:_:)` is `open(2)` with `O_CLOEXEC` added and `EINTR` retried; `-1` on failure.
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        retrying { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
+    /// `writeAll(_:_:)` writes every byte of `bytes` to `descriptor`, going on after short
+    /// writes and `EINTR`; `nil` when all were written, else the `errno` that stopped it.
+    public static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard var pointer = bytes.baseAddress else { return nil }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = retrying { Glibc.write(descriptor, pointer, remaining) }
+            if written < 0 { return errno }
+            if written == 0 { return EIO }
+            remaining -= written
+            pointer += written
+        }
+        return nil
+    }
+
+    /// `fileStatus(_:)` is `stat(2)`, following symbolic links; `nil` with `errno` set on failure.
+    public static func fileStatus(_ path: String) -> stat? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status : nil
+    }
+
+    /// `exists(_:)` tells whether anything (even a dangling symbolic link) is at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+}
