@@ -16,13 +16,13 @@ let package = Package(
         // C shims: typed wrappers for what Swift cannot import, nothing else.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CNCurses", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
-        .target(name: "CSystem"),
+        .target(name: "CFerrySystem"),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         // The AFNetworking analogue on libcurl. Only Transport/ imports CCurl.
         .target(
             name: "FerryKit",
-            dependencies: ["CCurl", "CSystem", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CCurl", "CFerrySystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The persistent queue (journal, scheduler, batch input).
         .target(
