@@ -11,6 +11,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C shims: typed wrappers for what Swift cannot import, nothing else.
@@ -35,11 +38,23 @@ let package = Package(
         ),
         // The terminal front end. Only its ncurses backend imports CNCurses.
         .target(name: "FerryTUI", dependencies: ["FerryKit", "FerryQueue", "CNCurses"]),
+        // The daemon's endpoint: aria2's JSON-RPC over HTTP (Hummingbird), above the queue.
+        .target(
+            name: "FerryRPC",
+            dependencies: [
+                "FerryKit", "FerryQueue",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The command line.
         .executableTarget(
             name: "ferry",
             dependencies: [
-                "FerryKit", "FerryQueue", "FerryTUI",
+                "FerryKit", "FerryQueue", "FerryTUI", "FerryRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,0 +1,74 @@
+import FerryQueue
+import FerryRPC
+import Foundation
+
+/// `DaemonLauncher` starts `ferry daemon` in the background (`--detach`): the same command
+/// again without `--detach`, in a session of its own, its messages appended to `ferry.log`,
+/// and returns once the daemon answers on `control.sock` (or says why it could not start).
+enum DaemonLauncher {
+    /// `readyTimeout` is how long the launcher waits for the daemon's first answer.
+    static let readyTimeout: Duration = .seconds(15)
+
+    static func launch(stateDirectory: StateDirectory) throws {
+        let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" } + ["--detached"]
+        let log = open(stateDirectory.logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard log >= 0 else {
+            Console.error("cannot open \(stateDirectory.logPath): \(String(cString: strerror(errno)))")
+            throw ExitStatus.localFile
+        }
+        let logHandle = FileHandle(fileDescriptor: log, closeOnDealloc: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = logHandle
+        process.standardError = logHandle
+        do {
+            try process.run()
+        } catch {
+            Console.error("cannot start the daemon: \(error)")
+            throw ExitStatus.localFile
+        }
+        let deadline = ContinuousClock.now.advanced(by: readyTimeout)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else {
+                Console.error("the daemon did not start (exit status \(process.terminationStatus)); see \(stateDirectory.logPath)")
+                throw ExitStatus(code: process.terminationStatus == 0 ? 1 : process.terminationStatus)
+            }
+            if ControlProbe.answers(socketPath: stateDirectory.controlSocketPath) {
+                Console.error("daemon running in the background (pid \(process.processIdentifier)); ferry stop stops it")
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Console.error("the daemon (pid \(process.processIdentifier)) did not answer within \(readyTimeout); see \(stateDirectory.logPath)")
+        throw ExitStatus(code: 1)
+    }
+}
+
+/// `ControlProbe` tells whether a daemon answers on a control socket, from synchronous code.
+enum ControlProbe {
+    static func answers(socketPath: String) -> Bool {
+        let result = BlockingResult()
+        let semaphore = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                _ = try await ControlClient.call(socketPath: socketPath, method: "aria2.getVersion", timeout: .seconds(2))
+                result.set(true)
+            } catch {
+                result.set(false)
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return result.value
+    }
+}
+
+/// `BlockingResult` carries a flag from a task to the thread waiting for it.
+private final class BlockingResult: @unchecked Sendable {
+    // Written once by the task before the semaphore is signalled, read after the wait.
+    private(set) var value = false
+
+    func set(_ flag: Bool) { value = flag }
+}
