@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
@@ -44,6 +45,7 @@ let package = Package(
             dependencies: [
                 "FerryKit", "FerryQueue",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTestSupport"]),
         .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue", "FerryTestSupport"]),
+        .testTarget(name: "FerryRPCTests", dependencies: ["FerryRPC", "FerryQueue"]),
         .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -55,9 +55,9 @@ public enum Aria2Methods {
         .array(table.map { .string($0.name) })
     }
 
-    /// Notifications travel only over WebSocket, which this server does not offer yet.
+    /// Notifications travel only over WebSocket.
     @Sendable static func listNotifications(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        []
+        .array(Aria2Notification.names.map { .string($0) })
     }
 
     @Sendable static func getVersion(_ call: RPCCall) throws(RPCError) -> JSONValue {

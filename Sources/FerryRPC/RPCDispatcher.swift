@@ -24,7 +24,7 @@ public struct RPCDispatcher: Sendable {
     }
 
     private let methods: [String: RPCMethod]
-    private let engine: RPCEngine
+    let engine: RPCEngine
     private let secret: RPCSecret?
 
     /// `init(engine:secret:methods:)` makes a dispatcher over `methods` (aria2's table by

@@ -19,6 +19,8 @@ public final class RPCEngine: Sendable {
     public let defaultDirectory: String
     /// `maximumConcurrent` is the daemon's `--max-concurrent`.
     public let maximumConcurrent: Int
+    /// `notifications` carries aria2's notifications (JSON text) to WebSocket clients.
+    public let notifications = EventHub<String>()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
     public let sessionID: String
     private let shutdown: @Sendable () -> Void
@@ -37,6 +39,10 @@ public final class RPCEngine: Sendable {
         self.shutdown = onShutdown
         live = LiveProgress()
         live.follow(scheduler)
+        let notifications = self.notifications
+        scheduler.observe { event in
+            if let message = Aria2Notification.message(for: event) { notifications.publish(message) }
+        }
         var generator = SystemRandomNumberGenerator()
         sessionID = (0..<20).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)

@@ -1,10 +1,12 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
-/// `RPCServer` serves `POST /jsonrpc` on every endpoint through Hummingbird (HTTP/1.1 is
-/// parsed by the library, never by hand) and hands each body to an `RPCDispatcher`.
+/// `RPCServer` serves `POST /jsonrpc` and WebSocket `/jsonrpc` on every endpoint through
+/// Hummingbird and hummingbird-websocket (HTTP/1.1 and WebSocket frames are parsed by the
+/// libraries, never by hand) and hands each request to an `RPCDispatcher`.
 ///
 /// A body larger than `RPCDispatcher.maximumRequestSize` is answered 413 with a JSON-RPC
 /// error; a request refused for its token is answered after `unauthorizedDelay`.
@@ -76,6 +78,12 @@ public struct RPCServer: Sendable {
         }
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade { request, _, _ in
+                guard request.path?.split(separator: "?").first == "/jsonrpc" else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await RPCWebSocket.serve(inbound: inbound, outbound: outbound, dispatcher: dispatcher, origin: origin)
+                }
+            },
             configuration: ApplicationConfiguration(address: address, serverName: nil),
             onServerRunning: { _ in
                 if case .unixSocket(let path) = endpoint.address {
