@@ -56,6 +56,8 @@ struct DaemonCommand: AsyncParsableCommand {
             return
         }
         if detachedChild {
+            // Started by --detach: leave the terminal's session where possible, and outlive
+            // its hangup in any case.
             _ = setsid()
             signal(SIGHUP, SIG_IGN)
         }

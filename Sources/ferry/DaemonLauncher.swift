@@ -10,6 +10,12 @@ enum DaemonLauncher {
     static let readyTimeout: Duration = .seconds(15)
 
     static func launch(stateDirectory: StateDirectory) throws {
+        // Another engine on this queue: say so here rather than take its answers for ours.
+        do {
+            try EngineLock.acquire(at: stateDirectory.lockPath).release()
+        } catch {
+            throw QueueAccess.fail(error)
+        }
         let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" } + ["--detached"]
         let log = open(stateDirectory.logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard log >= 0 else {

@@ -134,6 +134,31 @@ import Testing
         #expect(again.stderr.contains("no ferry daemon runs"), "\(again.stderr)")
     }
 
+    @Test func detachedDaemonRunsInTheBackgroundUntilStopped() throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        // When `ferry daemon --detach` runs...
+        let launch = try ferry(["daemon", "--detach"], state: state.url, timeout: .seconds(30))
+        // The daemon's pid is in the engine lock: it is killed whatever the outcome.
+        let pid = (try? String(contentsOf: state.file("engine.lock"), encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        defer { if let pid { kill(pid, SIGKILL) } }
+
+        // Then it returns at once with the daemon answering, a second one is refused, and
+        // `ferry stop` ends it.
+        #expect(launch.exitStatus == 0, "\(launch.stderr)")
+        #expect(launch.stderr.contains("running in the background"), "\(launch.stderr)")
+        let pidValue = try #require(pid)
+        #expect(kill(pidValue, 0) == 0)
+        let second = try ferry(["daemon", "--detach"], state: state.url, timeout: .seconds(30))
+        #expect(second.exitStatus == 2)
+        #expect(second.stderr.contains("is running this queue"), "\(second.stderr)")
+        let stop = try ferry(["stop"], state: state.url)
+        #expect(stop.exitStatus == 0, "\(stop.stderr)")
+        let log = (try? String(contentsOf: state.file("ferry.log"), encoding: .utf8)) ?? ""
+        #expect(log.contains("daemon stopped"), "\(log)")
+    }
+
     @Test func killedDaemonRestartsAndFinishesEveryFileByteExact() throws {
         // Given four 6 MiB files behind a rate-limited location, two added through RPC and two
         // by `ferry add` from another process while the daemon runs.
