@@ -15,10 +15,15 @@ public struct RPCServer: Sendable {
     public static let unauthorizedDelay: Duration = .seconds(1)
 
     private let dispatcher: RPCDispatcher
+    private let allowOriginAll: Bool
 
-    /// `init(dispatcher:)` makes a server answering with `dispatcher`.
-    public init(dispatcher: RPCDispatcher) {
+    /// `init(dispatcher:allowOriginAll:)` makes a server answering with `dispatcher`. With
+    /// `allowOriginAll` (`--rpc-allow-origin-all`) every answer carries
+    /// `Access-Control-Allow-Origin: *` and CORS preflights are answered, so a web page
+    /// (AriaNg) may call it; `false` by default, as in aria2.
+    public init(dispatcher: RPCDispatcher, allowOriginAll: Bool = false) {
         self.dispatcher = dispatcher
+        self.allowOriginAll = allowOriginAll
     }
 
     /// `run(on:onListening:onFailure:)` listens on every endpoint until the calling task is
@@ -52,6 +57,11 @@ public struct RPCServer: Sendable {
         for endpoint: RPCEndpoint, logger: Logger, onListening: @escaping @Sendable (RPCEndpoint) -> Void
     ) -> some ApplicationProtocol {
         let router = Router()
+        if allowOriginAll {
+            router.add(middleware: CORSMiddleware(
+                allowOrigin: .all, allowHeaders: [.contentType], allowMethods: [.post, .options], maxAge: .seconds(1_728_000)
+            ))
+        }
         let dispatcher = self.dispatcher
         let origin = endpoint.origin
         router.post("jsonrpc") { request, _ -> Response in

@@ -11,6 +11,9 @@ struct RPCOptions: ParsableArguments {
     @Flag(name: .customLong("rpc-listen-all"), help: "With --rpc-port: listen on every interface, not only loopback.")
     var rpcListenAll = false
 
+    @Flag(name: .customLong("rpc-allow-origin-all"), help: "Let web pages of any origin call the RPC (CORS), for web front ends such as AriaNg.")
+    var rpcAllowOriginAll = false
+
     @Option(name: .customLong("rpc-secret-file"), help: ArgumentHelp("Read the RPC secret from FILE (its first line).", valueName: "FILE"))
     var rpcSecretFile: String?
 

@@ -76,6 +76,34 @@ import Testing
         #expect(mode?.intValue == 0o600)
     }
 
+    @Test func webPagesMayCallOnlyWithAllowOriginAll() throws {
+        let state = try TemporaryDirectory()
+        let open = try TemporaryDirectory()
+        defer { state.remove(); open.remove() }
+        let origin = [("Origin", "http://front.example")]
+        let preflight = origin + [("Access-Control-Request-Method", "POST")]
+        let body = Data(#"{"jsonrpc":"2.0","id":1,"method":"system.listMethods"}"#.utf8)
+
+        // Without the flag: no CORS header, no preflight answered.
+        let plain = try FerryDaemon.start(stateDirectory: state.url)
+        defer { plain.stop() }
+        let closed = try Loopback.request(port: plain.port, method: "POST", target: "/jsonrpc", headers: origin, body: body)
+        #expect(closed.status == 200)
+        #expect(closed.header("Access-Control-Allow-Origin") == nil)
+        let refused = try Loopback.request(port: plain.port, method: "OPTIONS", target: "/jsonrpc", headers: preflight)
+        #expect(refused.header("Access-Control-Allow-Origin") == nil)
+
+        // With --rpc-allow-origin-all: both.
+        let allowing = try FerryDaemon.start(stateDirectory: open.url, arguments: ["--rpc-allow-origin-all"])
+        defer { allowing.stop() }
+        let answered = try Loopback.request(port: allowing.port, method: "OPTIONS", target: "/jsonrpc", headers: preflight)
+        #expect(answered.status == 204 || answered.status == 200)
+        #expect(answered.header("Access-Control-Allow-Origin") == "*")
+        #expect(answered.header("Access-Control-Allow-Methods")?.contains("POST") == true)
+        let called = try Loopback.request(port: allowing.port, method: "POST", target: "/jsonrpc", headers: origin, body: body)
+        #expect(called.header("Access-Control-Allow-Origin") == "*")
+    }
+
     @Test func tcpWithoutASecretAndASecondEngineAreRefused() throws {
         let state = try TemporaryDirectory()
         defer { state.remove() }
