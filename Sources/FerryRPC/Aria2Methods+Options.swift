@@ -17,12 +17,31 @@ extension Aria2Methods {
         return .object(options)
     }
 
-    /// `changeOption(gid, options)`: not yet; the journal has no way to change a queued
-    /// task's options, so the call is refused rather than ignored.
+    /// `changeOption(gid, options)`: `max-download-limit` (`0` for none) is recorded; a
+    /// running transfer keeps its cap until it next starts (a pause and unpause applies it
+    /// now). Any other option is refused rather than ignored, before anything changes.
     @Sendable static func changeOption(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        _ = try call.engine.record(try call.gid(0))
-        _ = try call.object(1)
-        throw RPCError.failed("changeOption is not supported yet: remove the download and add it again with the new options")
+        let id = try call.gid(0)
+        let engine = call.engine
+        _ = try engine.record(id)
+        var limit: Int64??
+        for (key, value) in try call.object(1) {
+            guard key == "max-download-limit" else {
+                throw RPCError.failed("\(key.prefix(64)) cannot be changed yet; only max-download-limit can")
+            }
+            guard let text = value.stringValue ?? value.integerValue.map({ String($0) }) else {
+                throw RPCError.invalidParams("max-download-limit must be a string")
+            }
+            do {
+                limit = .some(try TaskOptions.parseRate(text))
+            } catch {
+                throw RPCError.failed(error.description)
+            }
+        }
+        if let limit {
+            try engine.journalCall { () throws(QueueError) in try engine.journal.setMaxDownloadLimit(limit, for: id) }
+        }
+        return "OK"
     }
 
     @Sendable static func getGlobalOption(_ call: RPCCall) throws(RPCError) -> JSONValue {

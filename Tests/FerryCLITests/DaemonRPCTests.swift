@@ -146,6 +146,11 @@ import Testing
             (try daemon.result("aria2.tellStatus", [gid, ["status", "completedLength"]]) as? [String: Any])?["status"] as? String == "active"
         }
         #expect(active)
+        // Its cap can be changed (recorded for its next start); other options are refused.
+        #expect(try daemon.result("aria2.changeOption", [gid, ["max-download-limit": "100K"]]) as? String == "OK")
+        let options = try #require(try daemon.result("aria2.getOption", [gid]) as? [String: Any])
+        #expect(options["max-download-limit"] as? String == "102400", "\(options)")
+        #expect(Self.errorCode(try daemon.call("aria2.changeOption", [gid, ["dir": "/tmp"]])) == 1)
 
         // When `ferry stop` runs...
         let stop = try ferry(["stop"], state: state.url)
