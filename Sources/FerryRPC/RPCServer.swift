@@ -44,12 +44,14 @@ public struct RPCServer: Sendable {
                     do {
                         try await application.run()
                     } catch {
-                        guard !endpoint.required, !Task.isCancelled else { throw error }
+                        guard !endpoint.required, !Task.isCancelled else { throw ListenFailure(endpoint: endpoint, error: error) }
                         onFailure(endpoint, error)
                     }
                 }
             }
-            try await group.waitForAll()
+            // The first required endpoint that fails ends the run (and cancels the others);
+            // `waitForAll()` would wait for the others first.
+            while try await group.next() != nil {}
         }
     }
 
@@ -112,4 +114,14 @@ public struct RPCServer: Sendable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
         )
     }
+}
+
+/// `ListenFailure` is a required endpoint the server could not listen on, and why.
+public struct ListenFailure: Error, CustomStringConvertible {
+    /// `endpoint` is the address that failed.
+    public let endpoint: RPCEndpoint
+    /// `error` is the library's error.
+    public let error: any Error
+
+    public var description: String { "\(endpoint): \(error)" }
 }

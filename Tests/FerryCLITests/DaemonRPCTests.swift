@@ -127,6 +127,18 @@ import Testing
         let resume = try ferry(["resume"], state: state.url)
         #expect(resume.exitStatus == 2)
         #expect(daemon.process.isRunning)
+
+        // A daemon of another queue on a port already taken: it says which and exits 2.
+        let other = try TemporaryDirectory()
+        defer { other.remove() }
+        var withSecret = ProcessInfo.processInfo.environment
+        withSecret["FERRY_RPC_SECRET"] = FerryDaemon.secret
+        let taken = try run(executable: try ferryExecutableURL().path,
+                            arguments: ["daemon", "--rpc-port", String(daemon.port), "--state-dir", other.path],
+                            environment: withSecret, timeout: .seconds(30))
+        #expect(taken.exitStatus == 2)
+        #expect(taken.stderr.contains("cannot listen: 127.0.0.1:\(daemon.port)"), "\(taken.stderr)")
+        #expect(daemon.process.isRunning)
     }
 
     @Test func ferryStopStopsTheDaemonAndSaysSoWhenNoneRuns() throws {
