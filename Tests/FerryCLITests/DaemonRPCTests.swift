@@ -76,6 +76,37 @@ import Testing
         #expect(mode?.intValue == 0o600)
     }
 
+    @Test func secretsNeverAppearInAnswers() throws {
+        // Given a paused task whose URL carries a password and a token and whose headers
+        // carry credentials.
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let daemon = try FerryDaemon.start(stateDirectory: state.url)
+        defer { daemon.stop() }
+        let url = "http://alice:pa55word@127.0.0.1:9/file.bin?token=t0ken-value&x=1"
+        let gid = try #require(try daemon.result("aria2.addUri", [[url], [
+            "pause": "true", "dir": state.file("out").path,
+            "header": ["Authorization: Bearer b3arer-value", "X-Api-Token: h3ader-value", "Accept: text/plain"],
+        ]]) as? String)
+
+        // When every answer that shows it is read...
+        var answers = ""
+        for (method, params) in [("aria2.tellStatus", [gid]), ("aria2.getUris", [gid]), ("aria2.getFiles", [gid]),
+                                 ("aria2.getOption", [gid]), ("aria2.tellWaiting", [0, 10])] as [(String, [Any])] {
+            let reply = try daemon.call(method, params)
+            #expect(reply["result"] != nil, "\(method): \(reply)")
+            answers += String(decoding: try JSONSerialization.data(withJSONObject: reply), as: UTF8.self)
+        }
+
+        // Then no secret is in them, the rest is.
+        for secret in ["pa55word", "t0ken-value", "b3arer-value", "h3ader-value"] {
+            #expect(!answers.contains(secret), "\(secret) in \(answers)")
+        }
+        #expect(answers.contains("127.0.0.1:9"))
+        #expect(answers.contains("Accept: text"))
+        #expect(answers.contains("\"paused\""))
+    }
+
     @Test func webPagesMayCallOnlyWithAllowOriginAll() throws {
         let state = try TemporaryDirectory()
         let open = try TemporaryDirectory()
