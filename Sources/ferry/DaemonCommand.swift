@@ -52,7 +52,7 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let stateDirectory = try QueueAccess.directory(state)
         if detach {
-            try DaemonLauncher.launch(stateDirectory: stateDirectory)
+            try await DaemonLauncher.launch(stateDirectory: stateDirectory)
             return
         }
         if detachedChild {

@@ -9,7 +9,7 @@ enum DaemonLauncher {
     /// `readyTimeout` is how long the launcher waits for the daemon's first answer.
     static let readyTimeout: Duration = .seconds(15)
 
-    static func launch(stateDirectory: StateDirectory) throws {
+    static func launch(stateDirectory: StateDirectory) async throws {
         // Another engine on this queue: say so here rather than take its answers for ours.
         do {
             try EngineLock.acquire(at: stateDirectory.lockPath).release()
@@ -41,40 +41,14 @@ enum DaemonLauncher {
                 Console.error("the daemon did not start (exit status \(process.terminationStatus)); see \(stateDirectory.logPath)")
                 throw ExitStatus(code: process.terminationStatus == 0 ? 1 : process.terminationStatus)
             }
-            if ControlProbe.answers(socketPath: stateDirectory.controlSocketPath) {
+            if (try? await ControlClient.call(socketPath: stateDirectory.controlSocketPath, method: "aria2.getVersion",
+                                              timeout: .seconds(2))) != nil {
                 Console.error("daemon running in the background (pid \(process.processIdentifier)); ferry stop stops it")
                 return
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         Console.error("the daemon (pid \(process.processIdentifier)) did not answer within \(readyTimeout); see \(stateDirectory.logPath)")
         throw ExitStatus(code: 1)
     }
-}
-
-/// `ControlProbe` tells whether a daemon answers on a control socket, from synchronous code.
-enum ControlProbe {
-    static func answers(socketPath: String) -> Bool {
-        let result = BlockingResult()
-        let semaphore = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                _ = try await ControlClient.call(socketPath: socketPath, method: "aria2.getVersion", timeout: .seconds(2))
-                result.set(true)
-            } catch {
-                result.set(false)
-            }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return result.value
-    }
-}
-
-/// `BlockingResult` carries a flag from a task to the thread waiting for it.
-private final class BlockingResult: @unchecked Sendable {
-    // Written once by the task before the semaphore is signalled, read after the wait.
-    private(set) var value = false
-
-    func set(_ flag: Bool) { value = flag }
 }
