@@ -12,18 +12,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C shims: typed wrappers for what Swift cannot import, nothing else.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CNCurses", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
-        .target(name: "CSystem"),
+        .target(name: "CFerrySystem"),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
 
         // The AFNetworking analogue on libcurl. Only Transport/ imports CCurl.
         .target(
             name: "FerryKit",
-            dependencies: ["CCurl", "CSystem", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CCurl", "CFerrySystem", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // The persistent queue (journal, scheduler, batch input).
         .target(
@@ -36,11 +40,24 @@ let package = Package(
         ),
         // The terminal front end. Only its ncurses backend imports CNCurses.
         .target(name: "FerryTUI", dependencies: ["FerryKit", "FerryQueue", "CNCurses"]),
+        // The daemon's endpoint: aria2's JSON-RPC over HTTP (Hummingbird), above the queue.
+        .target(
+            name: "FerryRPC",
+            dependencies: [
+                "FerryKit", "FerryQueue",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The command line.
         .executableTarget(
             name: "ferry",
             dependencies: [
-                "FerryKit", "FerryQueue", "FerryTUI",
+                "FerryKit", "FerryQueue", "FerryTUI", "FerryRPC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,6 +71,7 @@ let package = Package(
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTestSupport"]),
         .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue", "FerryTestSupport"]),
+        .testTarget(name: "FerryRPCTests", dependencies: ["FerryRPC", "FerryQueue"]),
         .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue", "FerryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

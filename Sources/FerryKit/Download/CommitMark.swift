@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 
 /// `CommitMark` is an extended attribute that says which download made a file, so that a
 /// process killed after naming the file, before its caller recorded the download done, finds

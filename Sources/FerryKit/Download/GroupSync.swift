@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 import Glibc
 
 /// `GroupSync` makes the data of several finished downloads durable at once (a group commit).

@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 import Glibc
 
 /// `PartOwnership` says whose a `.part` file is, by the owner mark it carries.

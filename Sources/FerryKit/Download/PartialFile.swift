@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 import Foundation
 
 /// `PartialFile` is a download's `NAME.part`: created safely, written in order, then committed

@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 import Glibc
 import Synchronization
 

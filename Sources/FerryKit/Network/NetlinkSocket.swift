@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 import Glibc
 
 /// `NetlinkSocket` is an open, non-blocking rtnetlink socket bound to the groups

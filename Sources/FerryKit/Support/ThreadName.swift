@@ -1,4 +1,4 @@
-import CSystem
+import CFerrySystem
 
 /// `ThreadName` names the calling thread for the kernel, so `top -H`, `ps -L` and debuggers
 /// show it (Foundation's `Thread.name` does not reach the kernel on Linux).

@@ -1,5 +1,5 @@
-#ifndef CSYSTEM_H
-#define CSYSTEM_H
+#ifndef CFERRYSYSTEM_H
+#define CFERRYSYSTEM_H
 
 #include <stddef.h>
 #include <stdint.h>

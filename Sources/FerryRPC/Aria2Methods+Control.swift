@@ -1,0 +1,102 @@
+import FerryQueue
+
+extension Aria2Methods {
+    /// `pause` and `forcePause`: the scheduler pauses the task (a running transfer is
+    /// checkpointed and stopped, its `.part` kept).
+    @Sendable static func pause(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let id = try call.gid(0)
+        let record = try call.engine.record(id)
+        guard await !call.engine.scheduler.pause([id]).isEmpty else {
+            throw RPCError.failed("GID \(GID.string(for: id)) cannot be paused now (it is \(DownloadStatus.name(of: record.state)))")
+        }
+        return .string(GID.string(for: id))
+    }
+
+    @Sendable static func unpause(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let id = try call.gid(0)
+        let record = try call.engine.record(id)
+        guard record.state == .paused, await !call.engine.scheduler.resume([id]).isEmpty else {
+            throw RPCError.failed("GID \(GID.string(for: id)) cannot be unpaused now (it is \(DownloadStatus.name(of: record.state)))")
+        }
+        return .string(GID.string(for: id))
+    }
+
+    @Sendable static func pauseAll(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let engine = call.engine
+        _ = try engine.journalCall { () throws(QueueError) in try engine.journal.updateAll(in: [.queued, .running], to: .paused) }
+        await engine.scheduler.journalDidChange()
+        return "OK"
+    }
+
+    @Sendable static func unpauseAll(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let engine = call.engine
+        _ = try engine.journalCall { () throws(QueueError) in try engine.journal.updateAll(in: [.paused], to: .queued) }
+        await engine.scheduler.journalDidChange()
+        return "OK"
+    }
+
+    /// `remove` and `forceRemove`: the task becomes `cancelled` (aria2's `removed`) and stays
+    /// listed as stopped until `removeDownloadResult`; its file or `.part` is kept.
+    @Sendable static func remove(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let id = try call.gid(0)
+        let engine = call.engine
+        let record = try engine.record(id)
+        let moved = try engine.journalCall { () throws(QueueError) in try engine.journal.updateStates([id], to: .cancelled) }
+        guard !moved.isEmpty else {
+            throw RPCError.failed("GID \(GID.string(for: id)) cannot be removed (it is \(DownloadStatus.name(of: record.state)))")
+        }
+        await engine.scheduler.journalDidChange()
+        return .string(GID.string(for: id))
+    }
+
+    @Sendable static func removeDownloadResult(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let id = try call.gid(0)
+        let engine = call.engine
+        let record = try engine.record(id)
+        guard stoppedStates.contains(record.state) else {
+            throw RPCError.failed("GID \(GID.string(for: id)) has no result to remove (it is \(DownloadStatus.name(of: record.state)))")
+        }
+        _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove([id]) }
+        await engine.scheduler.journalDidChange()
+        return "OK"
+    }
+
+    @Sendable static func purgeDownloadResult(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let engine = call.engine
+        let ids = try engine.records(in: stoppedStates).map(\.id)
+        _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove(ids) }
+        await engine.scheduler.journalDidChange()
+        return "OK"
+    }
+
+    /// `changePosition(gid, pos, how)`: a place among the waiting tasks (queued and paused),
+    /// `POS_SET` from the start, `POS_CUR` from the task's place, `POS_END` from the end;
+    /// answers the new place (0 is the first).
+    @Sendable static func changePosition(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let id = try call.gid(0)
+        let amount = try call.integer(1)
+        let how = try call.string(2)
+        let engine = call.engine
+        let waiting = try engine.records(in: waitingStates).map(\.id)
+        guard let current = waiting.firstIndex(of: id) else {
+            throw RPCError.failed("GID \(GID.string(for: id)) is not waiting")
+        }
+        let base: Int64
+        switch how {
+        case "POS_SET": base = 0
+        case "POS_CUR": base = Int64(current)
+        case "POS_END": base = Int64(waiting.count - 1)
+        default: throw RPCError.invalidParams("how must be POS_SET, POS_CUR or POS_END")
+        }
+        let (sum, overflow) = base.addingReportingOverflow(amount)
+        let target = overflow ? (amount < 0 ? 0 : waiting.count - 1) : Int(min(max(sum, 0), Int64(waiting.count - 1)))
+        if target != current {
+            try engine.journalCall { () throws(QueueError) in
+                let place = try engine.journal.place(of: waiting[target])
+                _ = try engine.journal.move(id, toPlace: place)
+            }
+            await engine.scheduler.journalDidChange()
+        }
+        return .integer(Int64(target))
+    }
+}

@@ -1,0 +1,75 @@
+import FerryQueue
+
+extension Aria2Methods {
+    @Sendable static func tellStatus(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        let record = try call.engine.record(try call.gid(0))
+        return DownloadStatus.json(record, engine: call.engine, keys: try call.keys(1))
+    }
+
+    @Sendable static func getUris(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        DownloadStatus.uris(try call.engine.record(try call.gid(0)))
+    }
+
+    @Sendable static func getFiles(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        DownloadStatus.files(try call.engine.record(try call.gid(0)), engine: call.engine)
+    }
+
+    @Sendable static func tellActive(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        let keys = try call.keys(0)
+        let engine = call.engine
+        return .array(try engine.records(in: [.running]).map { DownloadStatus.json($0, engine: engine, keys: keys) })
+    }
+
+    @Sendable static func tellWaiting(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        try page(call, states: waitingStates)
+    }
+
+    /// Stopped tasks are listed in queue order (aria2: in the order they stopped).
+    @Sendable static func tellStopped(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        try page(call, states: stoppedStates)
+    }
+
+    /// `page(_:states:)` answers `tellWaiting`/`tellStopped` (`offset`, `num`, keys): a
+    /// negative offset counts from the end and lists backwards, as aria2 does.
+    private static func page(_ call: RPCCall, states: Set<TaskState>) throws(RPCError) -> JSONValue {
+        let offset = try call.integer(0)
+        let requested = try call.integer(1)
+        let keys = try call.keys(2)
+        let engine = call.engine
+        let count = Int64(min(max(requested, 0), 100_000))
+        guard count > 0 else { return [] }
+        let records: [TaskRecord]
+        if offset >= 0 {
+            records = try engine.journalCall { () throws(QueueError) in
+                try engine.journal.tasks(in: states, limit: Int(count), offset: Int(min(offset, Int64(Int32.max))))
+            }
+        } else {
+            let counts = try engine.journalCall { () throws(QueueError) in try engine.journal.countsByState() }
+            let total = Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) })
+            let last = total + max(offset, -total - 1)  // index of the first task listed
+            guard last >= 0 else { return [] }
+            let first = max(0, last - count + 1)
+            records = try engine.journalCall { () throws(QueueError) in
+                try engine.journal.tasks(in: states, limit: Int(last - first + 1), offset: Int(first))
+            }.reversed()
+        }
+        return .array(records.map { DownloadStatus.json($0, engine: engine, keys: keys) })
+    }
+
+    @Sendable static func getGlobalStat(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        let engine = call.engine
+        let counts = try engine.journalCall { () throws(QueueError) in try engine.journal.countsByState() }
+        func sum(_ states: Set<TaskState>) -> JSONValue {
+            DownloadStatus.number(Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) }))
+        }
+        let speed = engine.live.totalSpeed()
+        return [
+            "downloadSpeed": DownloadStatus.number(speed.download),
+            "uploadSpeed": DownloadStatus.number(speed.upload),
+            "numActive": sum([.running]),
+            "numWaiting": sum(waitingStates),
+            "numStopped": sum(stoppedStates),
+            "numStoppedTotal": sum(stoppedStates),
+        ]
+    }
+}

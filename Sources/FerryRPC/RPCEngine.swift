@@ -1,0 +1,89 @@
+import FerryKit
+import FerryQueue
+import Foundation
+
+/// `RPCEngine` is what the RPC methods act on: the journal, the running `Scheduler`, the
+/// live progress it publishes and the daemon's settings.
+///
+/// Methods change rows through the journal and then tell the scheduler
+/// (`journalDidChange()`), or call the scheduler directly where it has the action (pause,
+/// resume), so a change is acted on at once, not at the next poll.
+public final class RPCEngine: Sendable {
+    /// `journal` is the queue of the state directory.
+    public let journal: Journal
+    /// `scheduler` runs the queue.
+    public let scheduler: Scheduler
+    /// `live` holds the running tasks' latest progress.
+    public let live: LiveProgress
+    /// `defaultDirectory` is where a download without a `dir` option is saved.
+    public let defaultDirectory: String
+    /// `maximumConcurrent` is the daemon's `--max-concurrent`.
+    public let maximumConcurrent: Int
+    /// `notifications` carries aria2's notifications (JSON text) to WebSocket clients.
+    public let notifications = EventHub<String>()
+    /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
+    public let sessionID: String
+    private let shutdown: @Sendable () -> Void
+
+    /// `init(journal:scheduler:defaultDirectory:maximumConcurrent:onShutdown:)` makes the
+    /// engine and starts following the scheduler's progress; `onShutdown` is called (once the
+    /// answer is on its way) by `aria2.shutdown` and `aria2.forceShutdown`.
+    public init(
+        journal: Journal, scheduler: Scheduler, defaultDirectory: String, maximumConcurrent: Int,
+        onShutdown: @escaping @Sendable () -> Void
+    ) {
+        self.journal = journal
+        self.scheduler = scheduler
+        self.defaultDirectory = defaultDirectory
+        self.maximumConcurrent = maximumConcurrent
+        self.shutdown = onShutdown
+        live = LiveProgress()
+        live.follow(scheduler)
+        let notifications = self.notifications
+        scheduler.observe { event in
+            if let message = Aria2Notification.message(for: event) { notifications.publish(message) }
+        }
+        var generator = SystemRandomNumberGenerator()
+        sessionID = (0..<20).map { _ in
+            let byte = UInt8.random(in: 0...255, using: &generator)
+            return (byte < 16 ? "0" : "") + String(byte, radix: 16)
+        }.joined()
+    }
+
+    /// `requestShutdown()` asks the daemon to stop a moment later, so the answer is sent first.
+    func requestShutdown() {
+        let shutdown = self.shutdown
+        Task {
+            try? await Task.sleep(for: .milliseconds(100))
+            shutdown()
+        }
+    }
+
+    /// `journalCall(_:)` runs a journal call and turns its error into an RPC error.
+    func journalCall<T>(_ body: () throws(QueueError) -> T) throws(RPCError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw RPCError.failed("journal: \(error.description)")
+        }
+    }
+
+    /// `records(in:)` is every task in `states`, in queue order.
+    func records(in states: Set<TaskState>) throws(RPCError) -> [TaskRecord] {
+        var records: [TaskRecord] = []
+        do {
+            try journal.forEachTask(in: states) { records.append($0) }
+        } catch {
+            throw RPCError.failed("journal: \((error as? QueueError)?.description ?? "\(error)")")
+        }
+        return records
+    }
+
+    /// `record(_:)` is the task of a GID, or the error aria2 gives for an unknown one.
+    func record(_ id: TaskID) throws(RPCError) -> TaskRecord {
+        guard let record = try journalCall({ () throws(QueueError) in try journal.task(id) }) else {
+            throw RPCError.failed("GID \(GID.string(for: id)) is not found")
+        }
+        return record
+    }
+}

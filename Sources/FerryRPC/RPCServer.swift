@@ -1,0 +1,127 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+
+/// `RPCServer` serves `POST /jsonrpc` and WebSocket `/jsonrpc` on every endpoint through
+/// Hummingbird and hummingbird-websocket (HTTP/1.1 and WebSocket frames are parsed by the
+/// libraries, never by hand) and hands each request to an `RPCDispatcher`.
+///
+/// A body larger than `RPCDispatcher.maximumRequestSize` is answered 413 with a JSON-RPC
+/// error; a request refused for its token is answered after `unauthorizedDelay`.
+public struct RPCServer: Sendable {
+    /// `unauthorizedDelay` is how long a wrong token waits for its answer (aria2: 1 s).
+    public static let unauthorizedDelay: Duration = .seconds(1)
+
+    private let dispatcher: RPCDispatcher
+    private let allowOriginAll: Bool
+
+    /// `init(dispatcher:allowOriginAll:)` makes a server answering with `dispatcher`. With
+    /// `allowOriginAll` (`--rpc-allow-origin-all`) every answer carries
+    /// `Access-Control-Allow-Origin: *` and CORS preflights are answered, so a web page
+    /// (AriaNg) may call it; `false` by default, as in aria2.
+    public init(dispatcher: RPCDispatcher, allowOriginAll: Bool = false) {
+        self.dispatcher = dispatcher
+        self.allowOriginAll = allowOriginAll
+    }
+
+    /// `run(on:onListening:onFailure:)` listens on every endpoint until the calling task is
+    /// cancelled. A Unix socket's stale file is replaced (the caller holds the engine lock)
+    /// and made 0600 once bound. An optional endpoint that fails is passed to `onFailure`
+    /// and the others go on; a required one that fails ends the run with its error.
+    public func run(
+        on endpoints: [RPCEndpoint],
+        onListening: @escaping @Sendable (RPCEndpoint) -> Void,
+        onFailure: @escaping @Sendable (RPCEndpoint, any Error) -> Void
+    ) async throws {
+        var logger = Logger(label: "ferry-rpc")
+        logger.logLevel = .critical
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for endpoint in endpoints {
+                let application = self.application(for: endpoint, logger: logger, onListening: onListening)
+                group.addTask {
+                    do {
+                        try await application.run()
+                    } catch {
+                        guard !endpoint.required, !Task.isCancelled else { throw ListenFailure(endpoint: endpoint, error: error) }
+                        onFailure(endpoint, error)
+                    }
+                }
+            }
+            // The first required endpoint that fails ends the run (and cancels the others);
+            // `waitForAll()` would wait for the others first.
+            while try await group.next() != nil {}
+        }
+    }
+
+    private func application(
+        for endpoint: RPCEndpoint, logger: Logger, onListening: @escaping @Sendable (RPCEndpoint) -> Void
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        if allowOriginAll {
+            router.add(middleware: CORSMiddleware(
+                allowOrigin: .all, allowHeaders: [.contentType], allowMethods: [.post, .options], maxAge: .seconds(1_728_000)
+            ))
+        }
+        let dispatcher = self.dispatcher
+        let origin = endpoint.origin
+        router.post("jsonrpc") { request, _ -> Response in
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: RPCDispatcher.maximumRequestSize)
+            } catch {
+                let error = RPCError.tooLarge(limit: RPCDispatcher.maximumRequestSize)
+                return RPCServer.response(RPCDispatcher.errorBody(error), status: .contentTooLarge)
+            }
+            let answer = await dispatcher.answer(Data(body.readableBytesView), origin: origin)
+            if answer.unauthorized {
+                try? await Task.sleep(for: RPCServer.unauthorizedDelay)
+            }
+            return RPCServer.response(answer.body, status: .ok)
+        }
+        let address: BindAddress
+        switch endpoint.address {
+        case .unixSocket(let path):
+            unlink(path)
+            address = .unixDomainSocket(path: path)
+        case .tcp(let host, let port):
+            address = .hostname(host, port: port)
+        }
+        return Application(
+            router: router,
+            server: .http1WebSocketUpgrade { request, _, _ in
+                guard request.path?.split(separator: "?").first == "/jsonrpc" else { return .dontUpgrade }
+                return .upgrade([:]) { inbound, outbound, _ in
+                    try await RPCWebSocket.serve(inbound: inbound, outbound: outbound, dispatcher: dispatcher, origin: origin)
+                }
+            },
+            configuration: ApplicationConfiguration(address: address, serverName: nil),
+            onServerRunning: { _ in
+                if case .unixSocket(let path) = endpoint.address {
+                    chmod(path, 0o600)
+                }
+                onListening(endpoint)
+            },
+            logger: logger
+        )
+    }
+
+    private static func response(_ body: Data, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body))
+        )
+    }
+}
+
+/// `ListenFailure` is a required endpoint the server could not listen on, and why.
+public struct ListenFailure: Error, CustomStringConvertible {
+    /// `endpoint` is the address that failed.
+    public let endpoint: RPCEndpoint
+    /// `error` is the library's error.
+    public let error: any Error
+
+    public var description: String { "\(endpoint): \(error)" }
+}

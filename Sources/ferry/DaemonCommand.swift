@@ -1,0 +1,116 @@
+import ArgumentParser
+import FerryKit
+import FerryQueue
+import FerryRPC
+import Foundation
+
+/// `DaemonCommand` is `ferry daemon`: the queue's engine without a window, driven through
+/// aria2's JSON-RPC on `control.sock` (and TCP with `--rpc-port`), until `ferry stop`,
+/// `aria2.shutdown` or SIGTERM/SIGINT.
+struct DaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the queue's engine for clients (aria2 JSON-RPC) until ferry stop.",
+        discussion: """
+        The daemon holds the queue of its state directory (a second engine is refused) and \
+        keeps running when nothing is left to do: tasks added later, through RPC or by \
+        `ferry add`, start at once. It always listens on control.sock in the state directory \
+        (mode 0600); with --rpc-port also on TCP, where every call must carry the secret \
+        ("token:SECRET" as its first parameter, as in aria2). `ferry stop`, SIGTERM or Ctrl-C \
+        stop it: running transfers are checkpointed and stay queued. See docs/RPC.md.
+        """
+    )
+
+    @OptionGroup var rpc: RPCOptions
+
+    @Flag(help: "Run in the background (messages go to ferry.log in the state directory).")
+    var detach = false
+
+    @Flag(name: .customLong("detached"), help: ArgumentHelp(visibility: .private))
+    var detachedChild = false
+
+    @OptionGroup var limits: EngineLimits
+
+    @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
+    var dir: String?
+
+    @OptionGroup var state: StateOptions
+
+    /// `StopReason` is why the daemon stops.
+    enum StopReason: Sendable {
+        case signal(Int32)
+        case shutdown
+        case serverFailed(String)
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let secret = try rpc.secret(environment: environment)
+        if rpc.rpcPort != nil && secret == nil {
+            Console.error("--rpc-port needs a secret: --rpc-secret-file FILE, FERRY_RPC_SECRET or --rpc-secret")
+            throw ExitStatus.usage
+        }
+        let stateDirectory = try QueueAccess.directory(state)
+        if detach {
+            try await DaemonLauncher.launch(stateDirectory: stateDirectory)
+            return
+        }
+        if detachedChild {
+            // Started by --detach: leave the terminal's session where possible, and outlive
+            // its hangup in any case.
+            _ = setsid()
+            signal(SIGHUP, SIG_IGN)
+        }
+        let lock: EngineLock
+        do {
+            lock = try EngineLock.acquire(at: stateDirectory.lockPath)
+        } catch {
+            throw QueueAccess.fail(error)
+        }
+        defer { lock.release() }
+        let journal = try QueueAccess.open(stateDirectory, policy: .moveAside)
+        defer { try? journal.close() }
+        let directory = try DownloadDirectory.prepareForCommand(dir)
+        let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
+                                                   maximumPerHost: limits.maxPerHost)
+        let scheduler = Scheduler(journal: journal, configuration: configuration)
+        let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
+        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
+                               maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
+        let running = await scheduler.startRunning()
+        let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
+        let socketPath = stateDirectory.controlSocketPath
+        let endpoints = [RPCEndpoint(.unixSocket(path: socketPath))] + rpc.tcpEndpoints
+        let server = RPCServer(dispatcher: RPCDispatcher(engine: engine, secret: secret), allowOriginAll: rpc.rpcAllowOriginAll)
+        let serving = Task {
+            do {
+                try await server.run(on: endpoints, onListening: { endpoint in
+                    Console.error("daemon: listening on \(endpoint)")
+                }, onFailure: { endpoint, error in
+                    Console.error("daemon: not listening on \(endpoint): \(error)")
+                })
+                stop.yield(.serverFailed("the RPC server ended"))
+            } catch {
+                stop.yield(.serverFailed("cannot listen: \(error)"))
+            }
+        }
+        var reason = StopReason.shutdown
+        for await next in stops {
+            reason = next
+            break
+        }
+        serving.cancel()
+        _ = await serving.result
+        await scheduler.stop()
+        await running.value
+        unlink(socketPath)
+        trap.cancel()
+        switch reason {
+        case .signal, .shutdown:
+            Console.error("daemon stopped; unfinished transfers stay queued")
+        case .serverFailed(let message):
+            Console.error("daemon: \(message)")
+            throw ExitStatus.usage
+        }
+    }
+}

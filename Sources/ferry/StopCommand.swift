@@ -1,0 +1,43 @@
+import ArgumentParser
+import FerryQueue
+import FerryRPC
+import Foundation
+
+/// `StopCommand` is `ferry stop`: asks the daemon of the state directory to stop (through
+/// `control.sock`) and waits until it has (its transfers checkpointed and kept queued).
+struct StopCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop",
+        abstract: "Stop the daemon of the state directory.",
+        discussion: "Exit status 0 once the daemon has stopped, 1 when no daemon runs for this state directory."
+    )
+
+    /// `stopTimeout` is how long `ferry stop` waits for the daemon to let the queue go.
+    static let stopTimeout: Duration = .seconds(60)
+
+    @OptionGroup var state: StateOptions
+
+    func run() async throws {
+        let stateDirectory = try QueueAccess.directory(state)
+        do {
+            _ = try await ControlClient.call(socketPath: stateDirectory.controlSocketPath, method: "aria2.shutdown")
+        } catch .noDaemon {
+            Console.error("no ferry daemon runs for \(stateDirectory.path)")
+            throw ExitStatus.transferFailed
+        } catch {
+            Console.error("the daemon did not take the request: \(error)")
+            throw ExitStatus.transferFailed
+        }
+        let deadline = ContinuousClock.now.advanced(by: StopCommand.stopTimeout)
+        while ContinuousClock.now < deadline {
+            if let lock = try? EngineLock.acquire(at: stateDirectory.lockPath) {
+                lock.release()
+                Console.error("daemon stopped")
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        Console.error("the daemon was asked to stop but still holds the queue after \(StopCommand.stopTimeout)")
+        throw ExitStatus.transferFailed
+    }
+}
