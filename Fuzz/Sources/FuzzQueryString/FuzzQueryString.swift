@@ -17,7 +17,9 @@ public func fuzzQueryString(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     let pairs = QueryString.pairs(from: parameters)
     let query = QueryString.string(from: parameters)
     invariant(query.utf8.allSatisfy(isWritten), "unescaped byte in \(query.debugDescription)")
-    let components = query.isEmpty ? [] : query.split(separator: "&", omittingEmptySubsequences: false)
+    // No pairs write nothing; a pair may write nothing too (a null under an empty key).
+    let components = pairs.isEmpty ? [] : query.split(separator: "&", omittingEmptySubsequences: false)
+    invariant(!pairs.isEmpty || query.isEmpty, "\(query.debugDescription) for no pairs")
     invariant(components.count == pairs.count, "\(components.count) components for \(pairs.count) pairs")
     for (component, pair) in zip(components, pairs) {
         let halves = component.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
