@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import FerryKit
 
@@ -99,14 +100,24 @@ import Testing
         defer { nginx.stop() }
         let session = SessionManager()
         defer { session.invalidate() }
-        let events = session.events()
         let task = session.downloadTask(with: Request(url: nginx.url("/f.bin")), to: DownloadDestination(directory: out.url, fileName: "f.bin"))
+        // Paused from the engine thread at the first bytes (an observer runs there), so a busy
+        // machine starving the test's own threads cannot let the whole file through first.
+        let paused = Mutex(false)
+        let observer = session.observe { event in
+            guard case .progress(task.id, let progress) = event, progress.receivedBytes > 0 else { return }
+            let first = paused.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first { task.pause() }
+        }
+        defer { session.removeObserver(observer) }
 
         task.resume()
-        for await event in events {
-            if case .progress(task.id, let progress) = event, progress.receivedBytes > 0 { break }
+        for _ in 0..<3_000 where !paused.withLock({ $0 }) {  // at most 30 s
+            try await Task.sleep(for: .milliseconds(10))
         }
-        task.pause()
         #expect(task.state == .paused)
         try await Task.sleep(for: .milliseconds(300))  // let in-flight bytes settle
         let before = task.progress.receivedBytes
