@@ -199,7 +199,11 @@ final class EasyHandle {
     /// Whether the current reply is a redirect this handle follows (a 301, 302, 303, 307 or
     /// 308 with a Location): its body is not the task's and is discarded.
     private var isFollowedRedirect: Bool {
-        configuration.followsRedirects && [301, 302, 303, 307, 308].contains(statusCode) && headers.contains("Location")
+        // Asked at every body callback: the status alone answers for nearly all of them.
+        switch statusCode {
+        case 301, 302, 303, 307, 308: configuration.followsRedirects && headers.contains("Location")
+        default: false
+        }
     }
 
     /// `followRedirect(code:)` prepares the next hop when the transfer libcurl ended with
