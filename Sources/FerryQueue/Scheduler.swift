@@ -340,8 +340,15 @@ public actor Scheduler {
     /// not started yet back to `queued`, after the user changed the queue order: the next
     /// transfers are chosen again in the new order (nothing of theirs was touched yet).
     private func takeBackHandedAhead() {
-        for (id, entry) in running where entry.intent == nil && !entry.finishing && !entry.transfer.hasStarted {
-            interrupt(id, intent: .requeue)
+        var waiting: [RunningTask] = []
+        for entry in running.values where entry.intent == nil && !entry.finishing && !entry.transfer.hasStarted {
+            waiting.append(entry)
+        }
+        // In queue order: the engine ends them in the order they are cancelled, and each one
+        // queued again may be chosen at once, so the first in the queue must come back first.
+        waiting.sort { ($0.record.priority, -$0.record.position) > ($1.record.priority, -$1.record.position) }
+        for entry in waiting {
+            interrupt(entry.record.id, intent: .requeue)
         }
     }
 
