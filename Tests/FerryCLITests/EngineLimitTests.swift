@@ -3,12 +3,14 @@ import Foundation
 import Testing
 
 /// `--max-per-host` holds on every command that runs transfers: nginx refuses a second
-/// connection from this machine (`limit_conn 1`, 503), so any overlap shows.
+/// connection from this machine (`limit_conn 1`, 503), so any overlap shows. The files are
+/// large enough (2 MB at 1 MB/s) that nginx still serves a request while the next would start
+/// (a small one is all in the socket buffers at once, and its request is over for nginx).
 @Suite(.serialized) struct EngineLimitTests {
     private func oneConnectionServer() throws -> (NginxServer, TemporaryDirectory) {
         let www = try TemporaryDirectory(worldReadable: true)
-        for index in 0..<4 {
-            try Pattern.writeFile(at: www.file("f\(index).bin"), count: 300_000, seed: index)
+        for index in 0..<3 {
+            try Pattern.writeFile(at: www.file("f\(index).bin"), count: 2_000_000, seed: index)
         }
         let nginx = try NginxServer.start(root: www.url, limitRate: "1m",
                                           extraConfig: "limit_conn one 1; limit_conn_status 503;",
@@ -17,8 +19,8 @@ import Testing
     }
 
     private func expectAllSaved(in out: TemporaryDirectory, _ nginx: NginxServer) throws {
-        for index in 0..<4 {
-            #expect(try Data(contentsOf: out.file("f\(index).bin")) == Pattern.bytes(count: 300_000, seed: index))
+        for index in 0..<3 {
+            #expect(try Data(contentsOf: out.file("f\(index).bin")) == Pattern.bytes(count: 2_000_000, seed: index))
         }
         #expect(!nginx.accessLog().contains(" 503 "), "\(nginx.accessLog())")
     }
@@ -28,9 +30,9 @@ import Testing
         let out = try TemporaryDirectory()
         let state = try TemporaryDirectory()
         defer { nginx.stop(); www.remove(); out.remove(); state.remove() }
-        let urls = (0..<4).map { nginx.url("/f\($0).bin").absoluteString }
+        let urls = (0..<3).map { nginx.url("/f\($0).bin").absoluteString }
 
-        let result = try runFerry(["get", "--retries", "0", "--max-concurrent", "4", "--max-per-host", "1", "-d", out.path] + urls,
+        let result = try runFerry(["get", "--retries", "0", "--max-concurrent", "3", "--max-per-host", "1", "-d", out.path] + urls,
                                   stateDirectory: state.url)
 
         #expect(result.exitStatus == 0, "\(result.stderr)")
@@ -42,10 +44,10 @@ import Testing
         let out = try TemporaryDirectory()
         let state = try TemporaryDirectory()
         defer { nginx.stop(); www.remove(); out.remove(); state.remove() }
-        let urls = (0..<4).map { nginx.url("/f\($0).bin").absoluteString }
+        let urls = (0..<3).map { nginx.url("/f\($0).bin").absoluteString }
         #expect(try runFerry(["add", "--retries", "0", "-d", out.path] + urls, stateDirectory: state.url).exitStatus == 0)
 
-        let result = try runFerry(["resume", "--max-concurrent", "4", "--max-per-host", "1"], stateDirectory: state.url)
+        let result = try runFerry(["resume", "--max-concurrent", "3", "--max-per-host", "1"], stateDirectory: state.url)
 
         #expect(result.exitStatus == 0, "\(result.stderr)")
         try expectAllSaved(in: out, nginx)
