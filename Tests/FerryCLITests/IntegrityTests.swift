@@ -155,15 +155,19 @@ import Testing
         let out = try TemporaryDirectory()
         let state = try TemporaryDirectory()
         defer { www.remove(); out.remove(); state.remove() }
-        try Pattern.writeFile(at: www.file("c.bin"), count: 300_000, seed: 3)
+        // Two files both saved as c.bin, large enough (at 1 MB/s) that both tasks run at once
+        // and the first, smaller one ends first: before the fix the --overwrite task, numbered
+        // because the first wrote c.bin.part, then replaced the first task's finished file.
+        try FileManager.default.createDirectory(at: www.file("big"), withIntermediateDirectories: true)
+        try Pattern.writeFile(at: www.file("c.bin"), count: 2_000_000, seed: 3)
+        try Pattern.writeFile(at: www.file("big/c.bin"), count: 3_000_000, seed: 4)
         try Data("the user's own".utf8).write(to: out.file("c.bin"))
-        let nginx = try NginxServer.start(root: www.url, limitRate: "400k")
+        let nginx = try NginxServer.start(root: www.url, limitRate: "1m")
         defer { nginx.stop() }
-        let url = nginx.url("/c.bin").absoluteString
 
         // Given a task saving c.bin and an --overwrite task of the same name queued behind it.
-        #expect(try ferry(["add", "-d", out.path, url], state: state.url).exitStatus == 0)
-        #expect(try ferry(["add", "--overwrite", "-d", out.path, url], state: state.url).exitStatus == 0)
+        #expect(try ferry(["add", "-d", out.path, nginx.url("/c.bin").absoluteString], state: state.url).exitStatus == 0)
+        #expect(try ferry(["add", "--overwrite", "-d", out.path, nginx.url("/big/c.bin").absoluteString], state: state.url).exitStatus == 0)
         let resumed = try ferry(["resume", "--max-concurrent", "2"], state: state.url)
         #expect(resumed.exitStatus == 0, "\(resumed.stderr)")
 
@@ -174,9 +178,8 @@ import Testing
             return object["final_path"] as? String
         }
         #expect(paths.count == 2 && Set(paths).count == 2, "\(listed.stdout)")
-        for path in paths {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Pattern.bytes(count: 300_000, seed: 3))
-        }
+        let contents = try Set(paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) })
+        #expect(contents == [Pattern.bytes(count: 2_000_000, seed: 3), Pattern.bytes(count: 3_000_000, seed: 4)])
         let names = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { !$0.hasSuffix(".part") }
         #expect(names.count == 2 || names.count == 3, "\(names)")
     }
