@@ -63,7 +63,8 @@ extension Journal {
     /// `nextRunnable(limit:excluding:after:)` is `nextRunnable(limit:excluding:)` from the task
     /// after `start` in queue order on (from the head when `nil`): a caller that read ahead
     /// goes on where it stopped instead of reading those tasks again.
-    func nextRunnable(limit: Int, excluding: Set<TaskID>, after start: QueuePlace?) throws(QueueError) -> [TaskRecord] {
+    func nextRunnable(limit: Int, excluding: Set<TaskID>, after start: QueuePlace?,
+                      among filter: RunnableFilter = .everyTask) throws(QueueError) -> [TaskRecord] {
         guard limit > 0 else { return [] }
         return try schedulingRead { db in
             var records: [TaskRecord] = []
@@ -72,7 +73,7 @@ extension Journal {
                 // Excluded tasks still queued (held or waiting for a retry) make a page short:
                 // the next one continues after it.
                 let page = max(limit - records.count, 16)
-                let rows = try Journal.page(db, filter: "WHERE state = 'queued'", arguments: [], after: last, limit: page)
+                let rows = try Journal.page(db, filter: filter.sql, arguments: [], after: last, limit: page)
                 for record in rows where !excluding.contains(record.id) && records.count < limit {
                     records.append(record)
                 }
@@ -80,6 +81,30 @@ extension Journal {
                 last = QueuePlace(tail)
             }
             return records
+        }
+    }
+
+    /// `RunnableFilter` is which queued tasks a scheduler may run: all of them, or only some
+    /// (the tasks of one `ferry get`). The SQL is made once; it is the same for every read,
+    /// so its statements are cached as the others are.
+    struct RunnableFilter: Sendable {
+        let sql: String
+
+        static let everyTask = RunnableFilter(sql: "WHERE state = 'queued'")
+
+        /// `init(only:)` admits the queued tasks among `ids` (every queued task when `nil`).
+        init(only ids: Set<TaskID>?) {
+            guard let ids else {
+                self = .everyTask
+                return
+            }
+            // Ids are integers: written into the SQL, they need no arguments.
+            let list = ids.map { String($0.rawValue) }.sorted().joined(separator: ",")
+            sql = "WHERE state = 'queued' AND id IN (\(list))"
+        }
+
+        private init(sql: String) {
+            self.sql = sql
         }
     }
 

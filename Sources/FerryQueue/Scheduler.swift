@@ -70,6 +70,8 @@ public actor Scheduler {
     /// after it; `nil` (read from the head) once `upcoming` is dropped. A task queued again
     /// elsewhere moves the revision, and the next poll drops both (as `run` does at its start).
     private var readFrontier: Journal.QueuePlace?
+    /// `runnable` is which queued tasks this scheduler may run (`SchedulerConfiguration.onlyTasks`).
+    private let runnable: Journal.RunnableFilter
     /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
     private var endings: [Ending] = []
     /// `concludeQueued` is true while a call of `concludeEndings()` is due (queued, or at the
@@ -159,6 +161,7 @@ public actor Scheduler {
         self.journal = journal
         self.configuration = configuration
         self.delegateFactory = delegateFactory ?? ResumableDownloadDelegateFactory(journal: journal)
+        runnable = Journal.RunnableFilter(only: configuration.onlyTasks)
         var sessionConfiguration = SessionConfiguration()
         sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
@@ -283,7 +286,7 @@ public actor Scheduler {
             }
             guard running.isEmpty, endings.isEmpty, retryTimers.isEmpty else { return false }
             do {
-                guard try journal.nextRunnable(limit: 1).isEmpty else { return false }
+                guard try journal.nextRunnable(limit: 1, excluding: [], after: nil, among: runnable).isEmpty else { return false }
             } catch {
                 lastJournalError = error
             }
@@ -486,7 +489,7 @@ public actor Scheduler {
             page += 1
             let candidates: [TaskRecord]
             do {
-                candidates = try journal.nextRunnable(limit: limit, excluding: excluded, after: readFrontier)
+                candidates = try journal.nextRunnable(limit: limit, excluding: excluded, after: readFrontier, among: runnable)
             } catch {
                 lastJournalError = error
                 break
@@ -550,7 +553,15 @@ public actor Scheduler {
                 partPath = destination.partialFilePath(for: delegateFactory.commitMark(for: record.id),
                                                        resuming: record.resume.resumeData?.canResume == true)
                 var request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
+                // A resume goes to the URL that served the bytes (the secrets stay bound to the
+                // origin they were given for); after a mirror failed, to the mirror's own URL.
+                if mirrorIndex[record.id] == nil, let resume = record.resume.resumeData, resume.canResume,
+                   let finalURL = resume.finalURL {
+                    request = request.moved(to: finalURL)
+                }
                 request.maximumReceiveSpeed = Scheduler.speedCap(of: record)
+                if let limit = configuration.lowSpeedLimit { request.lowSpeedLimit = limit }
+                if let time = configuration.lowSpeedTime { request.lowSpeedTime = time }
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)
                 transfer = lane.session.task(kind: .download, request: request, delegate: delegate)
             }
@@ -830,6 +841,7 @@ public actor Scheduler {
         }
         if state == .queued, let delay = decision.retryDelay {
             scheduleRetry(id, after: delay)
+            hub.publish(.willRetry(id, delay: delay))
         }
         hub.publish(.ended(id, state, error: decision.message, path: state == .done ? decision.finalPath : nil))
     }

@@ -16,6 +16,13 @@ public struct SchedulerConfiguration: Sendable {
     public var retryPolicy: RetryPolicy
     /// `defaultDirectory` is where a download without its own directory is saved.
     public var defaultDirectory: String
+    /// `onlyTasks` are the only tasks this scheduler runs (the tasks of one `ferry get`); `nil`
+    /// by default (the whole queue). A run until idle ends when none of them is left to run.
+    public var onlyTasks: Set<TaskID>?
+    /// `lowSpeedLimit` and `lowSpeedTime` end an attempt that moves fewer bytes per second
+    /// than the limit for that many seconds (a stall, retried); `nil` keeps FerryKit's default.
+    public var lowSpeedLimit: Int?
+    public var lowSpeedTime: Int?
     /// `pollInterval` is how often the journal's revision is read to notice changes made by
     /// other processes; `1` second by default.
     public var pollInterval: Duration

@@ -19,6 +19,9 @@ public enum SchedulerEvent: Sendable {
     /// on success or when stopped on purpose. `path` is the file of a download now `done`
     /// (where it was saved, so a follower need not read it from the journal), else `nil`.
     case ended(TaskID, TaskState, error: String?, path: String? = nil)
+    /// `willRetry` means the attempt that is about to end (`ended`, state `queued`, follows)
+    /// failed and the task is tried again after `delay` seconds.
+    case willRetry(TaskID, delay: Double)
     /// `journalChanged` means rows changed (this scheduler's or another process's): views
     /// of the queue should be read again.
     case journalChanged

@@ -26,7 +26,7 @@ enum Aria2Notification {
             (name, id) = ("aria2.onDownloadError", task)
         case .ended(let task, .cancelled, _, _):
             (name, id) = ("aria2.onDownloadStop", task)
-        case .ended, .progress, .transferred, .journalChanged:
+        case .ended, .progress, .transferred, .journalChanged, .willRetry:
             return nil
         }
         let message: JSONValue = ["jsonrpc": "2.0", "method": .string(name), "params": [["gid": .string(GID.string(for: id))]]]

@@ -79,127 +79,123 @@ struct GetCommand: AsyncParsableCommand {
 
         let environment = ProcessInfo.processInfo.environment
         let journal: DownloadJournal
-        let unfinished: [TaskRecord]
         do throws(QueueError) {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
-            unfinished = try journal.unfinishedDownloads()
         } catch {
             // Another engine running the queue is a usage error; a state directory or journal
             // that cannot be used (read-only, full, ...) is a local file error.
             throw QueueAccess.fail(error)
         }
-
-        // Two downloads never share a destination: not in this run, nor with an unfinished
-        // download of another URL from an earlier run. A failed one reserves no name.
-        var taken = Set<String>()
-        for record in unfinished where record.state != .failed && record.spec.destinationDirectory == directory.path && !parsed.contains(where: { DownloadJournal.matches(record, url: $0, directory: directory, name: record.spec.requestedName ?? "") }) {
-            if let name = record.spec.requestedName { taken.insert(name) }
+        let plan: GetPlan
+        do throws(QueueError) {
+            plan = try GetPlan.make(urls: parsed, journal: journal, directory: directory, options: options,
+                                    headers: headers, rate: rate, checksum: checksum)
+        } catch {
+            Console.error(error.description)
+            journal.close()
+            throw ExitStatus.localFile
         }
-        // Each URL's name; a download an earlier run of the same command finished is not
-        // fetched again (unless --overwrite asks for a fresh copy).
-        var planned: [(url: URL, name: String)] = []
-        var alreadySaved: [String] = []
-        for url in parsed {
-            let wanted = options.output ?? SafeFileName.fromURL(url)
-            var name = wanted
-            var counter = 0
-            while taken.contains(name) {
-                counter += 1
-                name = SafeFileName.numbered(wanted, counter)
-            }
-            taken.insert(name)
-            if !options.overwrite, let saved = journal.savedFile(url: url, directory: directory, name: name) {
-                alreadySaved.append(saved)
-            } else {
-                planned.append((url, name))
-            }
-        }
-        for path in alreadySaved {
+        let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
+        for path in plan.alreadySaved {
             Console.status("already saved \(path)\n")
         }
-        var policy = DownloadPolicy(expectedChecksum: checksum, usesContentDisposition: options.contentDisposition)
-        // The .part stays linked to the finished file until the journal says done (a kill in
-        // between is recognised by recoverCommittedFile instead of fetching a copy).
-        policy.keepsPartialNameAfterCommit = true
-        if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { policy.checkpointInterval = interval }
-        var configuration = SessionConfiguration.default
-        // Beyond the per-host limit the engine holds a transfer until another to that host ends.
-        configuration.maximumActiveTransfersPerHost = options.limits.maxPerHost
-        let session = SessionManager(configuration: configuration)
-        let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
-        let reporter = Reporter(style: style, jobCount: planned.count, verb: "downloading")
-        let retryPolicy = RetryPolicy(retryLimit: options.retries)
-
-        // Settings that vary per transfer travel with its request.
-        func request(_ url: URL) -> Request {
-            var request = Request(url: url, headers: headers)
-            request.maximumReceiveSpeed = rate
-            request.lowSpeedLimit = lowSpeed.limit
-            request.lowSpeedTime = lowSpeed.time
-            return request
+        if style != .json {
+            for (url, offset) in plan.resuming {
+                Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(offset))\n")
+            }
         }
-        var downloads: [(entry: DownloadJournal.Entry, download: ResumableDownload)] = []
-        for (index, (url, name)) in planned.enumerated() {
-            let entry: DownloadJournal.Entry
-            do throws(QueueError) {
-                entry = try journal.entry(url: url, headers: headers, directory: directory, name: name, checksum: checksum, useContentDisposition: options.contentDisposition, among: unfinished)
-            } catch {
-                Console.error(error.description)
-                journal.close()
-                throw ExitStatus.localFile
-            }
-            if let resume = entry.resume, style != .json {
-                Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(resume.durableOffset))\n")
-            }
-            let destination = DownloadDestination(directory: directory, fileName: name, overwrite: options.overwrite)
-            // The .part carries the task's mark: another process's .part is never taken for it.
-            var ownPolicy = policy
-            ownPolicy.owner = journal.owner(of: entry.id)
-            let observer = ReportingObserver(reporter: reporter, job: index, label: URLMasking.mask(url))
-            let id = entry.id
-            let download = ResumableDownload(
-                session: session, request: request(url), destination: destination,
-                policy: ownPolicy, retryPolicy: retryPolicy, resumeFrom: entry.resume, observer: observer,
-                checkpoint: { data in journal.checkpoint(id, data) }
-            )
-            downloads.append((entry, download))
+        guard !plan.jobs.isEmpty else {
+            journal.close()
+            return
         }
 
-        let following = reporter.follow(session)
+        // The same scheduler as the queue's, running only this command's tasks.
+        var configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: options.limits.maxConcurrent,
+                                                   maximumPerHost: options.limits.maxPerHost,
+                                                   retryPolicy: RetryPolicy(retryLimit: options.retries))
+        configuration.onlyTasks = Set(plan.jobs.keys)
+        configuration.lowSpeedLimit = lowSpeed.limit
+        configuration.lowSpeedTime = lowSpeed.time
+        var checkpointInterval: Double? = DownloadPolicy.defaultCheckpointInterval
+        if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { checkpointInterval = interval }
+        var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
+        // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
+        factory.usesUnnamedFiles = false
+        let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
+        let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
+        let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
-        let running = downloads.map(\.download)
+        let ids = Array(plan.jobs.keys)
         let trap = SignalTrap.install { signal in
-            // Every running transfer checkpoints and keeps its .part; no new attempt starts.
+            // Every running transfer checkpoints and keeps its .part; the tasks are paused, so
+            // no other engine takes them before this command is run again.
             guard interruption.record(signal) else { return }
-            for download in running { download.cancel() }
+            Task { await scheduler.pause(ids) }
         }
-        let runner = TransferRunner(session: session, concurrency: options.limits.maxConcurrent, retryPolicy: retryPolicy, reporter: reporter)
-        let jobs = downloads
-        let outcomes = await runner.run(count: jobs.count) { index in
-            // A file committed just before an earlier run was killed is done, not fetched again.
-            let download = jobs[index].download
-            let outcome: Result<TransferResult, FerryError>
-            if let file = download.destination.recoverCommittedFile(owner: download.policy.owner) {
-                outcome = .success(TransferResult(response: HTTPResponse(url: download.request.url, statusCode: 200), fileURL: file))
-            } else {
-                outcome = await download.run()
-            }
-            journal.finish(jobs[index].entry.id, outcome: outcome)
-            if case .success(let result) = outcome, let finalPath = result.fileURL?.path {
-                download.destination.removeLeftoverPartialFile(of: finalPath, owner: download.policy.owner)
-            }
-            return outcome
-        }
+        await scheduler.run(untilIdle: true)
         trap.cancel()
-        session.invalidate()
-        journal.close()
+        scheduler.finishEvents()
         await following.value
         reporter.clearLine()
+        let summary = await scheduler.summary
+        let journalError = await scheduler.lastJournalError
+        journal.close()
         if let status = interruption.exitStatus {
             Console.error("interrupted; partial files were kept: run the same command again to resume")
             throw ExitStatus(code: status)
         }
-        throw ExitStatus.summarizing(outcomes)
+        if let journalError {
+            Console.error(journalError.description)
+            throw ExitStatus.localFile
+        }
+        throw ExitStatus(code: summary.exitStatus)
+    }
+}
+
+/// `GetPlan` is what one `ferry get` runs: each URL's task in the journal (an unfinished one
+/// of an earlier run of the same command, or a new one), and the files it already saved.
+struct GetPlan {
+    /// The tasks to run, by id, with their place in the command and their masked URL.
+    var jobs: [TaskID: Reporter.Job] = [:]
+    /// Files an earlier run of the same command saved; not fetched again.
+    var alreadySaved: [String] = []
+    /// Downloads that continue a `.part`, with the offset they resume at.
+    var resuming: [(URL, Int64)] = []
+
+    static func make(urls: [URL], journal: DownloadJournal, directory: URL, options: DownloadOptions,
+                     headers: HTTPHeaders, rate: Int64?, checksum: ExpectedChecksum?) throws(QueueError) -> GetPlan {
+        var plan = GetPlan()
+        let unfinished = try journal.unfinishedDownloads()
+        let finished = options.overwrite ? [] : try journal.finishedDownloads()
+        // Each record stands for one URL of the command (a URL given twice is two downloads).
+        var used = Set<TaskID>()
+        let fields = try headers.map { field throws(QueueError) in try HeaderField(name: field.name, value: field.value) }
+        let expected = try checksum.map { value throws(QueueError) in try Checksum(parsing: value.description) }
+        for url in urls {
+            let name = options.output
+            if let record = finished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }),
+               let path = DownloadJournal.savedFile(of: record) {
+                used.insert(record.id)
+                plan.alreadySaved.append(path)
+                continue
+            }
+            let entry: DownloadJournal.Entry
+            if let record = unfinished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }) {
+                entry = try journal.requeue(record, speedCap: rate)
+                if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
+            } else {
+                let spec = TaskSpec(
+                    urls: [try TransferURL(validating: url.absoluteString)], headers: fields,
+                    destinationDirectory: directory.path, requestedName: name, overwrite: options.overwrite,
+                    checksum: expected, useContentDisposition: options.contentDisposition,
+                    options: TaskOptions(maxDownloadLimit: rate)
+                )
+                entry = try journal.insert(spec)
+            }
+            used.insert(entry.id)
+            plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url))
+        }
+        return plan
     }
 }
 

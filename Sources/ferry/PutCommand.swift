@@ -80,7 +80,7 @@ struct PutCommand: AsyncParsableCommand {
             Console.error("interrupted; the upload was cancelled")
             Foundation.exit(signal == SIGINT ? 130 : 128 + signal)
         }
-        let outcomes = await TransferRunner(session: session, concurrency: 1, retryPolicy: RetryPolicy(retryLimit: 0), reporter: reporter).run([job])
+        let outcomes = await TransferRunner(session: session, concurrency: 1, reporter: reporter).run([job])
         trap.cancel()
         session.invalidate()
         await following.value

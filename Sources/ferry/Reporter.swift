@@ -1,4 +1,5 @@
 import FerryKit
+import FerryQueue
 import Foundation
 import Synchronization
 
@@ -10,9 +11,18 @@ final class Reporter: Sendable {
         case terminal, plain, json
     }
 
+    /// `Live` is a running transfer: its own task (read at each redraw) or, for a queued task,
+    /// its latest progress event.
     private struct Live {
         var label: String
-        var task: TransferTask
+        var task: TransferTask?
+        var progress = TransferProgress()
+    }
+
+    /// `Job` is a task of the scheduler shown as one of the run's jobs.
+    struct Job: Sendable {
+        let index: Int
+        let label: String
     }
 
     private struct State {
@@ -23,6 +33,9 @@ final class Reporter: Sendable {
         var total = 0
         var lastLine = 0.0
         var lineShown = false
+        /// Attempts started per scheduler task, and the retry delay announced for its next.
+        var attempts: [TaskID: Int] = [:]
+        var retryDelays: [TaskID: Double] = [:]
     }
 
     private let style: Style
@@ -46,6 +59,85 @@ final class Reporter: Sendable {
         }
     }
 
+    /// `follow(_:jobs:)` shows the events of `scheduler`'s tasks in `jobs` until its events end
+    /// (`Scheduler.finishEvents()`); subscribe before the scheduler runs.
+    func follow(_ scheduler: Scheduler, jobs: [TaskID: Job]) -> Task<Void, Never> {
+        let events = scheduler.events()
+        return Task.detached { [self] in
+            for await event in events {
+                self.take(event, jobs: jobs)
+            }
+        }
+    }
+
+    private func take(_ event: SchedulerEvent, jobs: [TaskID: Job]) {
+        switch event {
+        case .started(let id):
+            guard let job = jobs[id] else { return }
+            let attempt = state.withLock { state -> Int in
+                state.live[Int(id.rawValue)] = Live(label: job.label)
+                state.labels[job.index] = job.label
+                state.attempts[id, default: 0] += 1
+                return state.attempts[id] ?? 1
+            }
+            switch style {
+            case .json: emit(["event": "start", "job": job.index, "task": id.rawValue, "url": job.label, "attempt": attempt])
+            case .plain: if attempt == 1 { Console.status("\(verb) \(job.label)\n") }
+            case .terminal: break
+            }
+        case .progress(let id, let progress):
+            guard jobs[id] != nil else { return }
+            state.withLock { $0.live[Int(id.rawValue)]?.progress = progress }
+            self.progress(taskID: Int(id.rawValue), progress)
+        case .willRetry(let id, let delay):
+            state.withLock { $0.retryDelays[id] = delay }
+        case .ended(let id, let taskState, let error, let path):
+            guard let job = jobs[id] else { return }
+            ended(id, job: job, state: taskState, error: error, path: path)
+        case .transferred, .journalChanged:
+            break
+        }
+    }
+
+    /// `ended(_:job:state:error:path:)` reports the end of a scheduler task's attempt: a saved
+    /// file, a retry to come, or a failure (said once, after the retries).
+    private func ended(_ id: TaskID, job: Job, state taskState: TaskState, error: String?, path: String?) {
+        let (attempt, delay) = state.withLock { state -> (Int, Double?) in
+            state.live.removeValue(forKey: Int(id.rawValue))
+            if taskState == .done { state.finished += 1 }
+            return (state.attempts[id] ?? 1, state.retryDelays.removeValue(forKey: id))
+        }
+        switch taskState {
+        case .done:
+            var bytes: Int64 = 0
+            var status = stat()
+            if let path, stat(path, &status) == 0 { bytes = Int64(status.st_size) }
+            if style == .json {
+                var fields: [String: Any] = ["event": "done", "job": job.index, "task": id.rawValue, "url": job.label, "bytes": bytes]
+                if let path { fields["path"] = path }
+                emit(fields)
+            } else {
+                clearLine()
+                Console.status("saved \(path ?? job.label) (\(ByteFormatting.size(bytes)))\n")
+            }
+        case .queued, .failed, .paused:
+            // Queued or paused without a message: stopped on purpose (said once for the run).
+            guard let error else { return }
+            if style == .json {
+                var fields: [String: Any] = ["event": taskState == .queued ? "retry" : (taskState == .failed ? "failed" : "paused"),
+                                             "job": job.index, "task": id.rawValue, "url": job.label, "error": error, "attempt": attempt]
+                if let delay { fields["delay"] = (delay * 10).rounded() / 10 }
+                emit(fields)
+            } else {
+                clearLine()
+                let retry = delay.map { "; retrying in \(ByteFormatting.duration($0))" } ?? ""
+                Console.error("\(job.label): \(error)\(retry)")
+            }
+        case .running, .cancelled:
+            break
+        }
+    }
+
     func started(job: Int, label: String, task: TransferTask, attempt: Int) {
         state.withLock {
             $0.live[task.id] = Live(label: label, task: task)
@@ -62,8 +154,8 @@ final class Reporter: Sendable {
     }
 
     /// `ended(job:task:outcome:)` reports one attempt's end: a success, or (in JSON) a failure.
-    /// A failed attempt is not a line of its own: it is followed either by ``retrying(job:label:error:delay:attempt:)``
-    /// or by ``finished(job:outcome:)``, which say what happened once.
+    /// A failed attempt is not a line of its own: it is followed by ``finished(job:outcome:)``,
+    /// which says what happened once.
     func ended(job: Int, task: TransferTask, outcome: Result<TransferResult, FerryError>) {
         let live = state.withLock { state -> Live? in
             state.live.removeValue(forKey: task.id)
@@ -101,16 +193,6 @@ final class Reporter: Sendable {
         Console.error("\(label): \(error.description)")
     }
 
-    func retrying(job: Int, label: String, error: FerryError, delay: Double, attempt: Int) {
-        switch style {
-        case .json:
-            emit(["event": "retry", "job": job, "url": label, "error": error.description, "attempt": attempt, "delay": (delay * 10).rounded() / 10])
-        case .plain, .terminal:
-            clearLine()
-            Console.error("\(label): \(error.description); retrying in \(ByteFormatting.duration(delay))")
-        }
-    }
-
     private func progress(taskID: Int, _ progress: TransferProgress) {
         switch style {
         case .json:
@@ -136,7 +218,7 @@ final class Reporter: Sendable {
             var totalKnown = true
             var speed = 0.0
             for live in state.live.values {
-                let progress = live.task.progress
+                let progress = live.task?.progress ?? live.progress
                 done += progress.completedBytes
                 speed += progress.bytesPerSecond
                 if let expected = progress.expectedBytes { total += expected } else { totalKnown = false }

@@ -10,11 +10,11 @@ struct TransferJob: Sendable {
     let makeTask: @Sendable (SessionManager) -> TransferTask
 }
 
-/// `TransferRunner` runs jobs with a concurrency limit and retries, reporting as it goes.
+/// `TransferRunner` runs the jobs of `ferry put` with a concurrency limit, each once,
+/// reporting as it goes.
 struct TransferRunner {
     let session: SessionManager
     let concurrency: Int
-    let retryPolicy: RetryPolicy
     let reporter: Reporter
 
     /// Runs every job and returns their outcomes in job order.
@@ -23,8 +23,8 @@ struct TransferRunner {
     }
 
     /// Runs `perform` for the indices `0..<count`, at most `concurrency` at once, and returns
-    /// the outcomes in index order (for jobs that retry by themselves, like resumable downloads).
-    func run(count: Int, _ perform: @escaping @Sendable (Int) async -> Result<TransferResult, FerryError>) async -> [Result<TransferResult, FerryError>] {
+    /// the outcomes in index order.
+    private func run(count: Int, _ perform: @escaping @Sendable (Int) async -> Result<TransferResult, FerryError>) async -> [Result<TransferResult, FerryError>] {
         let limit = max(1, concurrency)
         return await withTaskGroup(of: (Int, Result<TransferResult, FerryError>).self) { group in
             var outcomes = [Result<TransferResult, FerryError>?](repeating: nil, count: count)
@@ -45,22 +45,14 @@ struct TransferRunner {
         }
     }
 
+    /// An upload runs once: its body may be a stream that cannot be read again, and a server
+    /// that rejects it says why (retries of queued transfers are the scheduler's).
     private func runJob(_ job: TransferJob, index: Int) async -> Result<TransferResult, FerryError> {
-        var attempt = 1
-        while true {
-            let task = job.makeTask(session)
-            reporter.started(job: index, label: job.label, task: task, attempt: attempt)
-            task.resume()
-            let outcome = await task.outcome()
-            reporter.ended(job: index, task: task, outcome: outcome)
-            guard case .failure(let error) = outcome, retryPolicy.shouldRetry(error, afterAttempt: attempt) else {
-                return outcome
-            }
-            let retryAfter = task.response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
-            let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter)
-            reporter.retrying(job: index, label: job.label, error: error, delay: delay, attempt: attempt)
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-            attempt += 1
-        }
+        let task = job.makeTask(session)
+        reporter.started(job: index, label: job.label, task: task, attempt: 1)
+        task.resume()
+        let outcome = await task.outcome()
+        reporter.ended(job: index, task: task, outcome: outcome)
+        return outcome
     }
 }

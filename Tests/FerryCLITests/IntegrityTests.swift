@@ -122,7 +122,9 @@ import Testing
     }
 
     // Catalogue 37: another process's .part is never deleted nor adopted; a planted hard link is
-    // not taken for a committed download.
+    // not taken for a committed download. The download takes the next free name, as every
+    // download of the queue does (the other process will most likely save under the name its
+    // .part has: sharing it, one would replace the other's file).
     @Test func partialFilesOfOthersAreNeverTouched() throws {
         let www = try TemporaryDirectory(worldReadable: true)
         let out = try TemporaryDirectory()
@@ -140,13 +142,13 @@ import Testing
         let result = try ferry(["get", "-d", out.path, nginx.url("/f.bin").absoluteString, nginx.url("/report.pdf").absoluteString])
 
         #expect(result.exitStatus == 0, "\(result.stderr)")
-        #expect(try Data(contentsOf: out.file("f.bin")) == Pattern.bytes(count: 150_000, seed: 7))
-        #expect(try Data(contentsOf: out.file("report.pdf")) == Pattern.bytes(count: 40_000, seed: 8))
+        #expect(try Data(contentsOf: out.file("f.1.bin")) == Pattern.bytes(count: 150_000, seed: 7))
+        #expect(try Data(contentsOf: out.file("report.1.pdf")) == Pattern.bytes(count: 40_000, seed: 8))
         #expect(try Data(contentsOf: out.file("f.bin.part")) == foreign)
         #expect(try Data(contentsOf: out.file("notes.txt")) == notes)
         #expect(try Data(contentsOf: out.file("report.pdf.part")) == notes)
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-        #expect(left == ["f.bin", "f.bin.part", "notes.txt", "report.pdf", "report.pdf.part"])
+        #expect(left == ["f.1.bin", "f.bin.part", "notes.txt", "report.1.pdf", "report.pdf.part"])
     }
 
     // Catalogue 38: --overwrite replaces only the name asked for, never another task's file.
