@@ -28,8 +28,7 @@ extension Scheduler {
     public func resume(_ ids: [TaskID]) -> [TaskID] {
         let moved = changeStates(ids, to: .queued)
         for id in moved {
-            failedAttempts.removeValue(forKey: id)
-            unproductive.removeValue(forKey: id)
+            attempts.forgetRetries(of: id)
         }
         fill()
         return moved
@@ -45,9 +44,7 @@ extension Scheduler {
             moved.append(id)
         }
         for id in moved {
-            failedAttempts.removeValue(forKey: id)
-            unproductive.removeValue(forKey: id)
-            mirrorIndex.removeValue(forKey: id)
+            attempts.startOver(id)
         }
         fill()
         return moved

@@ -18,9 +18,12 @@ extension Scheduler {
         /// Whether the attempt still holds a concurrency slot (its network part had not been
         /// reported over); see `chooseCandidates()`.
         let holdsSlot: Bool
+        /// Whether the attempt moved the download on (received more than was durable when it
+        /// started): such a failed attempt does not spend the retry budget.
+        let madeProgress: Bool
 
         init(id: TaskID, record: TaskRecord, outcome: Result<TransferResult, FerryError>, intent: StopIntent?,
-             response: HTTPResponse?, partPath: String?, holdsSlot: Bool) {
+             response: HTTPResponse?, partPath: String?, holdsSlot: Bool, madeProgress: Bool) {
             self.id = id
             self.record = record
             self.outcome = outcome
@@ -28,6 +31,7 @@ extension Scheduler {
             self.response = response
             self.partPath = partPath
             self.holdsSlot = holdsSlot
+            self.madeProgress = madeProgress
         }
     }
 
@@ -36,10 +40,10 @@ extension Scheduler {
     func conclude(
         _ id: TaskID, record: TaskRecord,
         outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?,
-        partPath: String? = nil, holdsSlot: Bool = true
+        partPath: String? = nil, holdsSlot: Bool = true, madeProgress: Bool = false
     ) {
         endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response,
-                              partPath: partPath, holdsSlot: holdsSlot))
+                              partPath: partPath, holdsSlot: holdsSlot, madeProgress: madeProgress))
         guard !concludeQueued else { return }
         concludeQueued = true
         Task { [weak self] in
@@ -63,8 +67,9 @@ extension Scheduler {
         var recorded: [AttemptOutcome] = []
         recorded.reserveCapacity(batch.count)
         for ending in batch {
-            let decision = decide(ending.id, record: ending.record, outcome: ending.outcome, intent: ending.intent,
-                                  response: ending.response)
+            let decision = attempts.decide(ending.id, spec: ending.record.spec, outcome: ending.outcome,
+                                           intent: ending.intent, madeProgress: ending.madeProgress,
+                                           response: ending.response)
             decisions.append(decision)
             guard ending.intent != .removed else { continue }
             recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
@@ -153,78 +158,5 @@ extension Scheduler {
         dropUpcoming()
         fill()
         finishIfIdle()
-    }
-
-    /// `decide(...)` turns an outcome into the task's next state, error message and retry.
-    private func decide(
-        _ id: TaskID, record: TaskRecord, outcome: Result<TransferResult, FerryError>,
-        intent: StopIntent?, response: HTTPResponse?
-    ) -> Decision {
-        if let intent {
-            progressed.remove(id)
-            switch intent {
-            case .pause: return Decision(state: .paused)
-            case .requeue: return Decision(state: .queued)
-            case .cancel, .removed: return Decision(state: .cancelled)
-            }
-        }
-        let error: FerryError
-        switch outcome {
-        case .success(let result):
-            if record.spec.upload != nil, !result.response.isSuccess {
-                error = .validation(.unacceptableStatus(
-                    result.response.statusCode, reason: result.response.reasonPhrase,
-                    url: URLMasking.mask(result.response.url), body: result.data))
-            } else {
-                failedAttempts.removeValue(forKey: id)
-                unproductive.removeValue(forKey: id)
-                mirrorIndex.removeValue(forKey: id)
-                restarts.removeValue(forKey: id)
-                progressed.remove(id)
-                let upload = record.spec.upload != nil
-                return Decision(state: .done, finalPath: result.fileURL?.path,
-                                reply: upload ? UploadReply.summary(of: result) : nil,
-                                length: upload ? result.bytesSent : result.bytesReceived)
-            }
-        case .failure(let failure):
-            error = failure
-        }
-        let message = error.description
-        if Scheduler.isDiskFull(error) {
-            return Decision(state: .paused, message: "\(message); paused until there is room", failure: .localFile)
-        }
-        if case .cancelled = error {
-            return Decision(state: .queued, message: nil)
-        }
-        if case .integrity(.changedOnServer) = error, restarts[id, default: 0] < ResumableDownload.maximumRestarts {
-            // The checkpoint is back at zero: start over at once, no attempt spent.
-            restarts[id, default: 0] += 1
-            progressed.remove(id)
-            return Decision(state: .queued, message: message)
-        }
-        let attempts = (failedAttempts[id] ?? 0) + 1
-        failedAttempts[id] = attempts
-        // Only attempts that did not move the download on spend the retry budget.
-        if progressed.remove(id) == nil { unproductive[id, default: 0] += 1 }
-        var policy = configuration.retryPolicy
-        if let retries = record.spec.options.retries {
-            policy.retryLimit = max(0, retries)
-        }
-        if policy.shouldRetry(error, afterAttempt: max(1, unproductive[id] ?? 0)) {
-            let retryAfter = response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
-            return Decision(state: .queued, message: message,
-                            retryDelay: policy.delay(afterAttempt: attempts, retryAfter: retryAfter))
-        }
-        let index = mirrorIndex[id] ?? 0
-        if Scheduler.isRemote(error), index + 1 < record.spec.urls.count {
-            mirrorIndex[id] = index + 1
-            failedAttempts.removeValue(forKey: id)
-            unproductive.removeValue(forKey: id)
-            return Decision(state: .queued, message: "\(message); trying the next mirror")
-        }
-        failedAttempts.removeValue(forKey: id)
-        unproductive.removeValue(forKey: id)
-        mirrorIndex.removeValue(forKey: id)
-        return Decision(state: .failed, message: message, failure: error.kind)
     }
 }

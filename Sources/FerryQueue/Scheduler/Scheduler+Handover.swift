@@ -115,16 +115,15 @@ extension Scheduler {
         running.removeValue(forKey: id)
         if entry.finishing { finishingCount -= 1 }
         entry.lane.unregister(transfer)
-        if entry.record.spec.upload == nil, transfer.progress.receivedBytes > entry.record.resume.durableOffset {
-            progressed.insert(id)
-        }
         // The `.part` path stays in use until the attempt is recorded (`concludeEndings()`): a
         // done download's `.part` name is removed then, and no other task may take it before.
         if let partPath = entry.partPath, entry.intent == .cancel || entry.intent == .removed {
             // A cancelled or removed task will not resume: its partial file goes (its own only).
             DownloadDestination.removePartialFile(at: partPath, owner: delegateFactory.commitMark(for: id))
         }
+        let madeProgress = entry.record.spec.upload == nil
+            && transfer.progress.receivedBytes > entry.record.resume.durableOffset
         conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response,
-                 partPath: entry.partPath, holdsSlot: !entry.finishing)
+                 partPath: entry.partPath, holdsSlot: !entry.finishing, madeProgress: madeProgress)
     }
 }

@@ -71,7 +71,7 @@ extension Scheduler {
                 var request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
                 // A resume goes to the URL that served the bytes (the secrets stay bound to the
                 // origin they were given for); after a mirror failed, to the mirror's own URL.
-                if mirrorIndex[record.id] == nil, let resume = record.resume.resumeData, resume.canResume,
+                if attempts.mirror(of: record.id) == 0, let resume = record.resume.resumeData, resume.canResume,
                    let finalURL = resume.finalURL {
                     request = request.moved(to: finalURL)
                 }
@@ -135,8 +135,9 @@ extension Scheduler {
         record.spec.upload == nil ? record.spec.options.maxDownloadLimit : nil
     }
 
+    /// `currentURL(of:)` is the URL a task runs from: its first, or the mirror it moved on to.
     func currentURL(of record: TaskRecord) -> TransferURL {
-        let index = mirrorIndex[record.id] ?? 0
+        let index = attempts.mirror(of: record.id)
         return record.spec.urls[min(index, record.spec.urls.count - 1)]
     }
 }

@@ -41,19 +41,9 @@ public actor Scheduler {
     static let finishingFactor = 4
     /// `retryTimers` are tasks waiting for a retry; they stay `queued` in the journal.
     var retryTimers: [TaskID: Task<Void, Never>] = [:]
-    /// `failedAttempts` counts the failed attempts of this run per task, for the retry limit.
-    var failedAttempts: [TaskID: Int] = [:]
-    /// `progressed` are tasks whose last attempt moved the download on before it failed: such
-    /// an attempt does not spend the retry budget (a server that drops every few hundred KB
-    /// still gets the file through).
-    var progressed: Set<TaskID> = []
-    /// `unproductive` counts the failed attempts of this run per task that did not move the
-    /// download on: the retry budget.
-    var unproductive: [TaskID: Int] = [:]
-    /// `restarts` counts the fresh starts of tasks whose file changed on the server.
-    var restarts: [TaskID: Int] = [:]
-    /// `mirrorIndex` is the URL each task with a failed mirror has moved on to.
-    var mirrorIndex: [TaskID: Int] = [:]
+    /// `attempts` decides what ended attempts mean (retries, mirrors, pauses) and keeps the
+    /// per-task counts of this run.
+    var attempts: AttemptPolicy
     /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
     var destinationsInUse: Set<String> = []
     /// `directories` are destinations by directory path, their URL and path already worked
@@ -122,6 +112,7 @@ public actor Scheduler {
         self.journal = journal
         self.configuration = configuration
         self.delegateFactory = delegateFactory ?? ResumableDownloadDelegateFactory(journal: journal)
+        attempts = AttemptPolicy(retryPolicy: configuration.retryPolicy)
         runnable = Journal.RunnableFilter(only: configuration.onlyTasks)
         var sessionConfiguration = SessionConfiguration()
         sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
