@@ -35,7 +35,7 @@ extension Scheduler {
     /// finished last can be concerned: at most one batch, fewer than the tasks that can be
     /// running at once; a few times that many are checked.
     private func removeLeftoverPartialFiles() {
-        let limit = min(2_048, 4 * (1 + Scheduler.finishingFactor) * configuration.maximumConcurrent)
+        let limit = min(2_048, 4 * (1 + SlotPlanner.finishingFactor) * configuration.maximumConcurrent)
         guard let records = try? journal.recentlyDone(limit: limit) else { return }
         for record in records {
             guard let finalPath = record.finalPath, let url = record.spec.urls.first,

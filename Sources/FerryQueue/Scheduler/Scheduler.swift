@@ -37,8 +37,6 @@ public actor Scheduler {
     var running: [TaskID: RunningTask] = [:]
     /// `finishingCount` counts the `running` tasks whose network part is over (`finishing`).
     var finishingCount = 0
-    /// `finishingFactor` times the concurrency limit is the most tasks finishing at once.
-    static let finishingFactor = 4
     /// `retryTimers` are tasks waiting for a retry; they stay `queued` in the journal.
     var retryTimers: [TaskID: Task<Void, Never>] = [:]
     /// `attempts` decides what ended attempts mean (retries, mirrors, pauses) and keeps the
