@@ -23,8 +23,9 @@ public actor Scheduler {
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         thread.asUnownedSerialExecutor()
     }
-    /// `configuration` holds the limits and defaults.
-    public let configuration: SchedulerConfiguration
+    /// `configuration` holds the limits and defaults; the limits are those in force
+    /// (`setLimits(maximumConcurrent:maximumPerHost:)` changes them while the queue runs).
+    public internal(set) var configuration: SchedulerConfiguration
     let delegateFactory: any DownloadDelegateFactory
     let hub = SchedulerEventHub()
     let mainLane: SessionLane
@@ -97,10 +98,10 @@ public actor Scheduler {
     }
 
     /// `init(journal:configuration:session:delegateFactory:)` makes a scheduler that runs
-    /// transfers on `session` (a new `SessionManager` by default; tasks with a speed limit get
-    /// sessions of their own made from its configuration) and makes download delegates with
-    /// `delegateFactory` (a `ResumableDownloadDelegateFactory` checkpointing into `journal`
-    /// by default).
+    /// transfers on `session` (a new `SessionManager` with the scheduler's limits by default;
+    /// a session whose limits are at most the scheduler's is handed tasks ahead of need, and
+    /// its limits follow `setLimits`) and makes download delegates with `delegateFactory` (a
+    /// `ResumableDownloadDelegateFactory` checkpointing into `journal` by default).
     public init(
         journal: Journal,
         configuration: SchedulerConfiguration,
@@ -117,9 +118,8 @@ public actor Scheduler {
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
         let main = session ?? SessionManager(configuration: sessionConfiguration)
         mainLane = SessionLane(session: main, ownsSession: session == nil, hub: hub)
-        let limits = main.configuration
-        stagesTransfers = limits.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
-            && limits.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
+        stagesTransfers = main.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
+            && main.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
     }
 
     deinit {
