@@ -345,6 +345,14 @@ public final class QueueController: TaskController {
         case .journalChanged:
             // Every change to the queue moves the revision; progress arrives as events.
             refreshIfChanged()
+        case .engineStopped(let message):
+            // No transfer runs any more: running rows show what the journal says.
+            state.withLock { state in
+                state.live.removeAll()
+                state.started.removeAll()
+            }
+            answer(reading: true)
+            post([.message(StatusMessage(message, isError: true))])
         }
     }
 }
