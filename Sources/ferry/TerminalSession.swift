@@ -56,11 +56,14 @@ enum TerminalSession {
             lastDirectory: options.directory == nil ? memory.load() : nil,
             homeDirectory: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         )
-        let controller = QueueController(journal: journal, activity: DaemonActivity(socketPath: socketPath), directoryMemory: memory)
+        let activity = DaemonActivity(socketPath: socketPath)
+        let controller = QueueController(journal: journal, activity: activity, directoryMemory: memory)
         let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: notice)
         // The controller finishes its writes before the journal closes.
         controller.close()
         switch outcome {
+        case .success where activity.stopRequested:
+            try await StopCommand.stop(directory)
         case .success:
             sayWhatGoesOn(journal)
         case .failure(.notATerminal):

@@ -132,9 +132,16 @@ public final class QueueController: TaskController {
 
     /// `perform(_:)` queues the command on the worker and returns at once.
     public func perform(_ command: TUICommand) {
-        if case .quit = command {
+        switch command {
+        case .quit:
             stopWatching()
             return
+        case .quitAndStop:
+            stopWatching()
+            activity?.stopEngine()
+            return
+        default:
+            break
         }
         worker.async { self.execute(command) }
     }
