@@ -178,10 +178,15 @@ struct AddCommand: AsyncParsableCommand {
         var chunk: [NewTask] = []
         var added = 0
         var skipped = 0
+        var firstID: TaskID?
+        var lastID: TaskID?
         func flush() throws {
             guard !chunk.isEmpty else { return }
             do {
-                added += try journal.insert(chunk).count
+                let ids = try journal.insert(chunk)
+                added += ids.count
+                firstID = firstID ?? ids.first
+                lastID = ids.last ?? lastID
             } catch {
                 throw QueueAccess.fail(error)
             }
@@ -193,6 +198,8 @@ struct AddCommand: AsyncParsableCommand {
                 case .error(let error):
                     skipped += 1
                     Console.error("\(shownPath): \(error.description)")
+                case .warning(let warning):
+                    Console.error("\(shownPath): \(warning.description)")
                 case .entry(let entry):
                     var task = entry.task
                     if let problem = directories.prepare(&task.spec.destinationDirectory) {
@@ -210,7 +217,9 @@ struct AddCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         try flush()
-        Console.error("added \(added) task\(added == 1 ? "" : "s") from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
+        var ids = ""
+        if let firstID, let lastID { ids = firstID == lastID ? " (#\(firstID))" : " (#\(firstID) to #\(lastID))" }
+        Console.error("added \(added) task\(added == 1 ? "" : "s")\(ids) from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
         if skipped > 0 { throw ExitStatus.usage }
     }
 
