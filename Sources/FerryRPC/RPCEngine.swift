@@ -82,7 +82,7 @@ public final class RPCEngine: Sendable {
     /// `record(_:)` is the task of a GID, or the error aria2 gives for an unknown one.
     func record(_ id: TaskID) throws(RPCError) -> TaskRecord {
         guard let record = try journalCall({ () throws(QueueError) in try journal.task(id) }) else {
-            throw RPCError.failed("GID \(GID.string(for: id)) is not found")
+            throw RPCError.notFound(id)
         }
         return record
     }
