@@ -1,6 +1,7 @@
 import FerryKit
 import FerryQueue
 import Foundation
+import Synchronization
 
 /// `RPCEngine` is what the RPC methods act on: the journal, the running `Scheduler`, the
 /// live progress it publishes and the daemon's settings.
@@ -23,6 +24,8 @@ public final class RPCEngine: Sendable {
     public let notifications = EventHub<String>()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
     public let sessionID: String
+    /// `webSocketClients` counts the WebSocket connections open now.
+    let webSocketClients = Atomic<Int>(0)
     private let shutdown: @Sendable () -> Void
 
     /// `init(journal:scheduler:defaultDirectory:maximumConcurrent:onShutdown:)` makes the
@@ -85,5 +88,14 @@ public final class RPCEngine: Sendable {
             throw RPCError.notFound(id)
         }
         return record
+    }
+
+    /// `isIdle()` is true when nothing is queued or running (paused tasks wait for a client)
+    /// and no WebSocket client is attached: what `ferry daemon --exit-when-idle` waits for.
+    /// A journal that cannot be read counts as busy.
+    public func isIdle() -> Bool {
+        guard webSocketClients.load(ordering: .relaxed) == 0,
+              let counts = try? journal.countsByState() else { return false }
+        return (counts[.queued] ?? 0) == 0 && (counts[.running] ?? 0) == 0
     }
 }
