@@ -6,7 +6,7 @@ import FerryQueue
 /// mapping and what differs from aria2).
 public enum Aria2Methods {
     /// `table` is every aria2 method Ferry answers; `system.listMethods` lists them in this
-    /// order, then Ferry's own (`FerryMethods`).
+    /// order, then Ferry's own (`FrontEndMethods`, `FerryMethods`).
     public static let table: [RPCMethod] = [
         RPCMethod("aria2.addUri", addUri),
         RPCMethod("aria2.remove", remove),

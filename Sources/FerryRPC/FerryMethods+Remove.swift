@@ -3,7 +3,7 @@ import FerryQueue
 extension FerryMethods {
     /// `remove(tasks, deleteFiles)`: the tasks' rows are deleted (a running transfer stops);
     /// with `deleteFiles` also their finished and partial files. Waiting tasks get aria2's
-    /// `onDownloadStop`, as for `aria2.remove`. Answers `{"removed": "N", "deleted": "N"}`.
+    /// `onDownloadStop`, as for `aria2.remove`. Answers `{"removed": N, "deleted": N}`.
     @Sendable static func remove(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let tasks = try call.taskSet(0)
         let deleteFiles = try call.flag(1)
@@ -13,7 +13,7 @@ extension FerryMethods {
         // Waiting tasks leave the queue first (notified), so none of them starts meanwhile.
         _ = try await engine.move(.ids(ids), from: [.queued, .paused], to: .cancelled, notifying: "aria2.onDownloadStop")
         let removed = await engine.scheduler.remove(ids, deleteFile: false)
-        return ["removed": .string(String(removed)), "deleted": .string(String(deletingFiles(of: records, engine: engine)))]
+        return ["removed": .integer(Int64(removed)), "deleted": .integer(Int64(deletingFiles(of: records, engine: engine)))]
     }
 
     /// `purge(states, deleteFiles)`: every task in the given finished states (`done`, `failed`,
@@ -44,7 +44,7 @@ extension FerryMethods {
         }
         let deleted = deletingFiles(of: gone, engine: engine)
         await engine.scheduler.journalDidChange()
-        return ["removed": .string(String(removed)), "deleted": .string(String(deleted))]
+        return ["removed": .integer(Int64(removed)), "deleted": .integer(Int64(deleted))]
     }
 
     /// `deletingFiles(of:engine:)` deletes the records' finished and partial files and counts them.

@@ -1,12 +1,13 @@
 import FerryKit
 import FerryQueue
 
-/// `FerryMethods` are Ferry's own methods, for what aria2's protocol has no method for: the
-/// command line's `add`, `pause`, `resume`, `retry`, `remove` and `move` acting through a
-/// running daemon with the same effect and answers as on the journal (`docs/RPC.md`).
+/// `FerryMethods` are Ferry's own methods for actions aria2's protocol has no method for:
+/// the command line's `add`, `pause`, `resume`, `retry`, `remove` and `move` acting through a
+/// running daemon with the same effect and answers as on the journal (`docs/RPC.md`); the
+/// terminal UI sends its retries and removals here too.
 ///
-/// Tasks are named by GID, as in aria2's methods; a `TaskSet` parameter is a list of GIDs or
-/// `"all"`. Numbers in answers are strings.
+/// Tasks are named by GID, as in aria2's methods; a `TaskSet` parameter is one GID, a list of
+/// GIDs or `"all"`. Numbers in answers are JSON numbers, as in `FrontEndMethods`.
 public enum FerryMethods {
     /// `table` is every method of Ferry's own.
     public static let table: [RPCMethod] = [
@@ -50,10 +51,11 @@ public enum FerryMethods {
         return try report(call, tasks, changed: Set(moved))
     }
 
-    /// `retry(tasks)`: failed tasks queued again from their first mirror.
+    /// `retry(tasks)`: failed tasks queued again from their first mirror; a task named that
+    /// waits for a retry starts at once.
     @Sendable static func retry(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let tasks = try call.taskSet(0)
-        let wanted = try call.engine.ids(tasks, in: [.failed])
+        let wanted = try call.engine.ids(tasks, in: tasks.named == nil ? [.failed] : [.failed, .queued])
         let moved = await call.engine.scheduler.retry(wanted)
         return try report(call, tasks, changed: Set(moved))
     }
@@ -66,7 +68,7 @@ public enum FerryMethods {
     }
 
     /// `move(gid, how, place)`: `how` is `to` (with `place`, 1 the first), `up`, `down`,
-    /// `top` or `bottom`; answers `{"moved": "true"|"false", "place": "N"}`.
+    /// `top` or `bottom`; answers `{"moved": true|false, "place": N}`.
     @Sendable static func move(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let how = try call.string(1)
@@ -96,20 +98,20 @@ public enum FerryMethods {
             throw RPCError.failed("journal: \(error.description)")
         }
         if moved { await engine.scheduler.journalDidChange() }
-        return ["moved": moved ? "true" : "false", "place": .string(String(place))]
+        return ["moved": .bool(moved), "place": .integer(Int64(place))]
     }
 }
 
 extension RPCDispatcher {
     /// `methods` is aria2's table and Ferry's own, what a daemon answers.
-    public static let methods = Aria2Methods.table + FerryMethods.table
+    public static let methods = Aria2Methods.table + FrontEndMethods.table + FerryMethods.table
 }
 
 extension RPCCall {
     /// `taskSet(_:)` is the `TaskSet` at `index`.
     func taskSet(_ index: Int) throws(RPCError) -> TaskSet {
         guard let value = optional(index) else {
-            throw RPCError.invalidParams("parameter \(index + 1) must be a list of GIDs or \"all\"")
+            throw RPCError.invalidParams("parameter \(index + 1) must be a GID, a list of GIDs or \"all\"")
         }
         return try TaskSet(value)
     }

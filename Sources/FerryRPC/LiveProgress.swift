@@ -41,6 +41,11 @@ public final class LiveProgress: Sendable {
         snapshots.withLock { $0[id] }
     }
 
+    /// `all()` is the latest snapshot of every running task.
+    public func all() -> [TaskID: TransferProgress] {
+        snapshots.withLock { $0 }
+    }
+
     /// `totalSpeed()` is the sum of the running tasks' speeds: download and upload, in bytes
     /// per second.
     public func totalSpeed() -> (download: Int64, upload: Int64) {

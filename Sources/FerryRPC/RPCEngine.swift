@@ -20,6 +20,8 @@ public final class RPCEngine: Sendable {
     public let defaultDirectory: String
     /// `maximumConcurrent` is the daemon's `--max-concurrent`.
     public let maximumConcurrent: Int
+    /// `activity` numbers the events a front end follows (`ferry.activity`).
+    public let activity = ActivityFeed()
     /// `notifications` carries aria2's notifications (JSON text) to WebSocket clients.
     public let notifications = EventHub<String>()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
@@ -42,6 +44,7 @@ public final class RPCEngine: Sendable {
         self.shutdown = onShutdown
         live = LiveProgress()
         live.follow(scheduler)
+        activity.follow(scheduler)
         let notifications = self.notifications
         scheduler.observe { event in
             if let message = Aria2Notification.message(for: event) { notifications.publish(message) }

@@ -32,11 +32,11 @@ public struct StateChangeReport: Sendable, Equatable {
         return report
     }
 
-    /// `json` is the answer: `{"changed": "N", "left": {GID: state}, "missing": [GID]}`,
+    /// `json` is the answer: `{"changed": N, "left": {GID: state}, "missing": [GID]}`,
     /// states by Ferry's names (`queued`, `running`...).
     public var json: JSONValue {
         [
-            "changed": .string(String(changed)),
+            "changed": .integer(Int64(changed)),
             "left": .object(Dictionary(uniqueKeysWithValues: left.map { (GID.string(for: $0.key), .string($0.value.rawValue)) })),
             "missing": .array(missing.sorted { $0.rawValue < $1.rawValue }.map { .string(GID.string(for: $0)) }),
         ]

@@ -1,7 +1,7 @@
 import FerryQueue
 
-/// `TaskSet` is the tasks one of Ferry's own methods acts on: those of a list of GIDs, or
-/// every task the method applies to (`"all"`).
+/// `TaskSet` is the tasks one of Ferry's own methods acts on: those of one GID or a list of
+/// GIDs, or every task the method applies to (`"all"`).
 public enum TaskSet: Sendable, Hashable {
     /// `ids` are the tasks named, in the order given.
     case ids([TaskID])
@@ -22,14 +22,14 @@ public enum TaskSet: Sendable, Hashable {
         return nil
     }
 
-    /// `init(_:)` reads the parameter: `"all"`, or a list of GIDs (each checked).
+    /// `init(_:)` reads the parameter: `"all"`, one GID, or a list of GIDs (each checked).
     init(_ value: JSONValue) throws(RPCError) {
         if value.stringValue == "all" {
             self = .all
             return
         }
-        guard let list = value.arrayValue else {
-            throw RPCError.invalidParams("the tasks must be a list of GIDs or \"all\"")
+        guard let list = value.arrayValue ?? value.stringValue.map({ [.string($0)] }) else {
+            throw RPCError.invalidParams("the tasks must be a GID, a list of GIDs or \"all\"")
         }
         var ids: [TaskID] = []
         for item in list {

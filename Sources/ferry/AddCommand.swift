@@ -174,9 +174,14 @@ struct AddCommand: AsyncParsableCommand {
         var chunk: [NewTask] = []
         var added = 0
         var skipped = 0
+        var firstID: TaskID?
+        var lastID: TaskID?
         func flush() async throws {
             guard !chunk.isEmpty else { return }
-            added += try await sink.insert(chunk).count
+            let ids = try await sink.insert(chunk)
+            added += ids.count
+            firstID = firstID ?? ids.first
+            lastID = ids.last ?? lastID
             chunk.removeAll(keepingCapacity: true)
         }
         do {
@@ -185,6 +190,8 @@ struct AddCommand: AsyncParsableCommand {
                 case .error(let error):
                     skipped += 1
                     Console.error("\(shownPath): \(error.description)")
+                case .warning(let warning):
+                    Console.error("\(shownPath): \(warning.description)")
                 case .entry(let entry):
                     var task = entry.task
                     if let problem = directories.prepare(&task.spec.destinationDirectory) {
@@ -202,7 +209,9 @@ struct AddCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         try await flush()
-        Console.error("added \(added) task\(added == 1 ? "" : "s") from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
+        var ids = ""
+        if let firstID, let lastID { ids = firstID == lastID ? " (#\(firstID))" : " (#\(firstID) to #\(lastID))" }
+        Console.error("added \(added) task\(added == 1 ? "" : "s")\(ids) from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
         if skipped > 0 { throw ExitStatus.usage }
     }
 

@@ -9,14 +9,18 @@ enum DaemonLauncher {
     /// `readyTimeout` is how long the launcher waits for the daemon's first answer.
     static let readyTimeout: Duration = .seconds(15)
 
-    static func launch(stateDirectory: StateDirectory) async throws {
+    /// `launch(stateDirectory:arguments:announce:)` starts the daemon with `arguments` (the
+    /// running command's own without `--detach` by default) and returns its pid once it
+    /// answers; with `announce` it says so on stderr.
+    @discardableResult
+    static func launch(stateDirectory: StateDirectory, arguments given: [String]? = nil, announce: Bool = true) async throws -> Int32 {
         // Another engine on this queue: say so here rather than take its answers for ours.
         do {
             try EngineLock.acquire(at: stateDirectory.lockPath).release()
         } catch {
             throw QueueAccess.fail(error)
         }
-        let arguments = Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" } + ["--detached"]
+        let arguments = (given ?? Array(CommandLine.arguments.dropFirst()).filter { $0 != "--detach" }) + ["--detached"]
         let log = open(stateDirectory.logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard log >= 0 else {
             Console.error("cannot open \(stateDirectory.logPath): \(String(cString: strerror(errno)))")
@@ -43,8 +47,8 @@ enum DaemonLauncher {
             }
             if (try? await ControlClient.call(socketPath: stateDirectory.controlSocketPath, method: "aria2.getVersion",
                                               timeout: .seconds(2))) != nil {
-                Console.error("daemon running in the background (pid \(process.processIdentifier)); ferry stop stops it")
-                return
+                if announce { Console.error("daemon running in the background (pid \(process.processIdentifier)); ferry stop stops it") }
+                return process.processIdentifier
             }
             try? await Task.sleep(for: .milliseconds(50))
         }

@@ -78,7 +78,7 @@ struct MoveCommand: AsyncParsableCommand {
                 Console.error("the daemon's answer to ferry.move is not understood")
                 throw ExitStatus.transferFailed
             }
-            let moved = members["moved"]?.stringValue == "true"
+            let moved = members["moved"] == .bool(true)
             Console.error(moved ? "#\(id) is now at place \(place)" : "#\(id) stays at place \(place)")
         }
     }

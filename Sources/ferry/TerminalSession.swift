@@ -1,17 +1,19 @@
 import FerryKit
 import FerryQueue
+import FerryRPC
 import FerryTUI
 import Foundation
 
-/// `TerminalSession` opens the terminal UI on a state directory: it checks the terminal,
-/// takes the engine lock, opens the journal (saying so when an unreadable one was set
-/// aside), runs the queue's `Scheduler` and the front end (on a thread of its own) until the
-/// user quits, then stops the scheduler (transfers checkpointed and kept queued) and lets the
-/// controller finish its writes before the journal is closed and the lock released.
+/// `TerminalSession` opens the terminal UI on a state directory as a client of its daemon:
+/// it checks the terminal, attaches to the daemon running the queue or, when none runs,
+/// opens the journal under the engine lock (saying so when an unreadable one was set aside),
+/// starts one in the background and attaches to it. The UI reads and writes the journal
+/// itself (like `ferry add` from another shell) and follows the daemon's transfers through
+/// `DaemonActivity`. Quitting leaves the transfers running in the daemon; `ferry stop` stops it.
 enum TerminalSession {
     /// `run(_:)` runs the UI; it throws `ExitStatus.usage` (2) when standard input or output
-    /// is not a terminal or another ferry holds the queue, `ExitStatus.localFile` (4) when
-    /// the state directory or journal cannot be used.
+    /// is not a terminal or another ferry (not a daemon) holds the queue,
+    /// `ExitStatus.localFile` (4) when the state directory or journal cannot be used.
     static func run(_ options: TerminalOptions) async throws {
         if let frames = options.renderBenchmarkFrames {
             RenderBenchmark.run(frames: frames)
@@ -23,25 +25,28 @@ enum TerminalSession {
         }
         let environment = ProcessInfo.processInfo.environment
         let directory: StateDirectory
-        let lock: EngineLock
-        let opening: JournalOpening
         do throws(QueueError) {
             directory = try StateDirectory.prepare(argument: options.stateDirectory, environment: environment)
-            lock = try EngineLock.acquire(at: directory.lockPath)
         } catch {
             Console.error(error.description)
-            if case .lock(.heldByAnotherProcess) = error { throw ExitStatus.usage }
             throw ExitStatus.localFile
         }
-        defer { lock.release() }
+        let socketPath = directory.controlSocketPath
+        var notice: String?
+        if !(await daemonAnswers(socketPath)) {
+            notice = try prepareJournal(directory)
+            var arguments = ["daemon", "--state-dir", directory.path,
+                             "--max-concurrent", String(options.limits.maxConcurrent), "--max-per-host", String(options.limits.maxPerHost)]
+            if let dir = options.directory { arguments += ["--dir", dir] }
+            try await DaemonLauncher.launch(stateDirectory: directory, arguments: arguments, announce: false)
+        }
+        let journal: Journal
         do throws(QueueError) {
-            opening = try Journal.open(at: directory.journalPath)
-            _ = try opening.journal.requeueInterrupted()
+            journal = try Journal.open(at: directory.journalPath).journal
         } catch {
             Console.error(error.description)
             throw ExitStatus.localFile
         }
-        let journal = opening.journal
         defer { try? journal.close() }
         // The dialog offers the directory of the last download added (in an earlier run too),
         // unless --dir names one for this run.
@@ -51,24 +56,16 @@ enum TerminalSession {
             lastDirectory: options.directory == nil ? memory.load() : nil,
             homeDirectory: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         )
-        // The controller reads the journal's revision once a second and tells the scheduler
-        // when it moved, so the scheduler needs no poll of its own while the UI is open.
-        let configuration = SchedulerConfiguration(
-            defaultDirectory: tui.defaultDirectory, maximumConcurrent: options.limits.maxConcurrent,
-            maximumPerHost: options.limits.maxPerHost, pollInterval: .seconds(3600)
-        )
-        let scheduler = Scheduler(journal: journal, configuration: configuration)
-        let controller = QueueController(journal: journal, activity: SchedulerActivity(scheduler: scheduler), directoryMemory: memory)
-        defer { controller.close() }
-        let running = await scheduler.startRunning()
-        let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: opening.message)
-        // Running transfers checkpoint and stay queued for next time; then the controller
-        // finishes its writes (deferred) before the journal closes.
-        await scheduler.stop()
-        await running.value
+        let activity = DaemonActivity(socketPath: socketPath)
+        let controller = QueueController(journal: journal, activity: activity, directoryMemory: memory)
+        let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: notice)
+        // The controller finishes its writes before the journal closes.
+        controller.close()
         switch outcome {
+        case .success where activity.stopRequested:
+            try await StopCommand.stop(directory)
         case .success:
-            return
+            sayWhatGoesOn(journal)
         case .failure(.notATerminal):
             Console.error("the terminal UI needs a terminal on standard input and output")
             throw ExitStatus.usage
@@ -76,6 +73,44 @@ enum TerminalSession {
             Console.error("terminal: \(error)")
             throw ExitStatus.usage
         }
+    }
+
+    /// `daemonAnswers(_:)` is true when a daemon answers on `socketPath`.
+    private static func daemonAnswers(_ socketPath: String) async -> Bool {
+        (try? await ControlClient.call(socketPath: socketPath, method: "aria2.getVersion", timeout: .seconds(2))) != nil
+    }
+
+    /// `prepareJournal(_:)` opens the journal under the engine lock before a daemon is
+    /// started, so that an unreadable journal is set aside here and the UI can say so (the
+    /// returned notice), and puts tasks left running by a crash back in the queue. Another
+    /// engine that is not a daemon (`ferry resume`, `ferry get`) holding the queue: exit 2.
+    private static func prepareJournal(_ directory: StateDirectory) throws -> String? {
+        let lock: EngineLock
+        do throws(QueueError) {
+            lock = try EngineLock.acquire(at: directory.lockPath)
+        } catch {
+            throw QueueAccess.fail(error)
+        }
+        defer { lock.release() }
+        do throws(QueueError) {
+            let opening = try Journal.open(at: directory.journalPath)
+            _ = try opening.journal.requeueInterrupted()
+            try opening.journal.close()
+            return opening.message
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus.localFile
+        }
+    }
+
+    /// `sayWhatGoesOn(_:)` tells the user, after the UI closed, that transfers go on in the
+    /// daemon and how to stop it (nothing when nothing is left to run).
+    private static func sayWhatGoesOn(_ journal: Journal) {
+        guard let counts = try? journal.countsByState() else { return }
+        let running = counts[.running, default: 0]
+        let queued = counts[.queued, default: 0]
+        guard running + queued > 0 else { return }
+        Console.error("transfers go on in the background (\(running) running, \(queued) queued); ferry stop stops them")
     }
 
     /// `runOnOwnThread(controller:environment:notice:)` runs `TerminalApp` on a dedicated

@@ -29,7 +29,17 @@ struct TerminalCommandTests {
             )
         }
 
-        deinit { work.remove() }
+        /// The daemon the UI started goes with the test (stopped by pid through `ferry stop`).
+        deinit {
+            stopDaemon()
+            work.remove()
+        }
+
+        /// `stopDaemon()` stops the daemon the UI started, if it still runs: its transfers
+        /// are checkpointed and stay queued, as the journal then says.
+        func stopDaemon() {
+            _ = try? runFerry(["stop", "--state-dir", stateDirectory], timeout: .seconds(60))
+        }
 
         /// `addFromAnotherShell(_:)` queues a download with `ferry add` from a second
         /// process, while the UI holds the engine lock.
@@ -158,6 +168,9 @@ struct TerminalCommandTests {
         // Then ferry exits 0 with the terminal restored, and the running tasks are kept queued
         #expect(terminal.waitUntil { terminal.exitLine() != nil })
         #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "") \(terminal.standardError())")
+        // And the transfers went on in the daemon, which says so; stopped, it keeps them queued
+        #expect(terminal.standardError().contains("transfers go on in the background"), "\(terminal.standardError())")
+        fixture.stopDaemon()
         let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
         defer { try? journal.close() }
         let records = try journal.tasks(limit: 10)
@@ -179,6 +192,7 @@ struct TerminalCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: state.path).contains { $0.hasPrefix("journal.sqlite.corrupt-") })
         try terminal.send("q")
         #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+        _ = try? runFerry(["stop", "--state-dir", state.path], timeout: .seconds(60))
     }
 
     @Test func downloadsAddedBothWaysProgressPauseResumeAndFinishByteExact() throws {
@@ -243,19 +257,51 @@ struct TerminalCommandTests {
         return percent != seen
     }
 
-    @Test func aSecondFerryOnTheSameQueueSaysWhoHoldsItAndExits2() throws {
-        // Given ferry open on a state directory
+    @Test func aSecondWindowAttachesToTheSameDaemonAndSeesTheSameTransfers() throws {
+        // Given ferry open on a state directory, a slow download running in its daemon
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["shared.bin"], in: www)
+        defer { nginx.stop() }
         let fixture = try Fixture()
         #expect(fixture.terminal.waitUntil { fixture.terminal.screen().first?.hasPrefix(" Ferry ") == true })
+        try fixture.addFromAnotherShell(nginx.url("shared.bin").absoluteString)
+        #expect(fixture.terminal.waitUntil { Self.starts(fixture.row("shared.bin"), with: "⇣") }, "\(fixture.terminal.screen())")
         // When a second ferry opens the same directory in another terminal
         let ferry = try ferryExecutableURL().path
         let second = try TmuxTerminal(command: [ferry, "tui", "--state-dir", fixture.stateDirectory], width: 80, height: 10)
+        // Then it attaches and shows the same transfer running
+        #expect(second.waitUntil { second.screen().contains { $0.dropFirst(2).hasPrefix("shared.bin ") && $0.hasPrefix("⇣ ") } },
+                "\(second.screen()) \(second.standardError())")
+        // And when the first quits, the second still follows the transfer
+        try fixture.terminal.send("q")
+        #expect(fixture.terminal.waitUntil { fixture.terminal.exitedCleanly(status: 0) })
+        #expect(second.screen().contains { $0.hasPrefix("⇣ shared.bin ") })
+        try second.send("q")
+        #expect(second.waitUntil { second.exitedCleanly(status: 0) })
+    }
+
+    @Test func aFerryNextToAnEngineThatIsNoDaemonSaysWhoHoldsItAndExits2() throws {
+        // Given `ferry resume` running a slow download on a state directory
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["held.bin"], in: www)
+        defer { nginx.stop() }
+        let work = try TemporaryDirectory(prefix: "ferry-tui-e2e")
+        defer { work.remove() }
+        let state = work.file("state").path
+        let ferry = try ferryExecutableURL().path
+        #expect(try runFerry(["add", "--state-dir", state, "-d", work.path, nginx.url("held.bin").absoluteString]).exitStatus == 0)
+        let holder = try TmuxTerminal(command: [ferry, "resume", "--state-dir", state], width: 80, height: 10)
+        #expect(holder.waitUntil { holder.standardError().contains("started") }, "\(holder.standardError())")
+        // When ferry opens the same directory in another terminal
+        let second = try TmuxTerminal(command: [ferry, "tui", "--state-dir", state], width: 80, height: 10)
         // Then it names the holder and exits 2, the terminal untouched
         #expect(second.waitUntil { second.exitLine() != nil })
         #expect(second.exitedCleanly(status: 2))
         #expect(second.standardError().contains("another ferry (pid "))
-        try fixture.terminal.send("q")
-        #expect(fixture.terminal.waitUntil { fixture.terminal.exitedCleanly(status: 0) })
+        try holder.send("C-c")
+        #expect(holder.waitUntil { holder.screen().contains { $0.contains("EXIT=130") } }, "\(holder.screen()) \(holder.standardError())")
     }
 
     @Test func ctrlCQuitsCleanlyAndKeepsTheQueue() throws {
@@ -271,9 +317,37 @@ struct TerminalCommandTests {
         #expect(terminal.waitUntil { Self.starts(fixture.row("kept.bin"), with: "⇣") }, "\(terminal.screen())")
         // When the user presses Ctrl-C
         try terminal.send("C-c")
-        // Then ferry ends with the terminal restored and the task queued for next time
+        // Then ferry ends with the terminal restored, the transfer going on in the daemon; once
+        // the daemon is stopped, the task is queued for next time
         #expect(terminal.waitUntil { terminal.exitLine() != nil })
         #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "")")
+        fixture.stopDaemon()
+        let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
+        defer { try? journal.close() }
+        #expect(try journal.tasks(limit: 10).map(\.state) == [.queued])
+    }
+
+    @Test func shiftQAsksThenStopsTheDaemonAndTheTransfersStayQueued() throws {
+        // Given ferry open with one slow download running in its daemon
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["stopped.bin"], in: www)
+        defer { nginx.stop() }
+        let fixture = try Fixture(width: 80, height: 16)
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+        try fixture.addFromAnotherShell(nginx.url("stopped.bin").absoluteString)
+        #expect(terminal.waitUntil { Self.starts(fixture.row("stopped.bin"), with: "⇣") }, "\(terminal.screen())")
+        // When the user presses Q and answers y
+        try terminal.send("Q")
+        #expect(terminal.waitUntil { terminal.screen().contains { $0.contains("Quit and stop them?") } }, "\(terminal.screen())")
+        try terminal.send("y")
+        // Then ferry exits 0 once the daemon stopped, and the task is queued for next time
+        #expect(terminal.waitUntil(seconds: 30) { terminal.exitLine() != nil })
+        #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "") \(terminal.standardError())")
+        #expect(terminal.standardError().contains("daemon stopped"), "\(terminal.standardError())")
+        let lock = try EngineLock.acquire(at: fixture.stateDirectory + "/engine.lock")
+        lock.release()
         let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
         defer { try? journal.close() }
         #expect(try journal.tasks(limit: 10).map(\.state) == [.queued])

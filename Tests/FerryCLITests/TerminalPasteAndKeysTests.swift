@@ -21,8 +21,10 @@ struct TerminalPasteAndKeysTests {
         try terminal.tmux(["paste-buffer", "-p"])
     }
 
+    /// `journal(_:)` is the fixture's journal once its daemon stopped (transfers kept queued).
     static func journal(_ fixture: Fixture) throws -> Journal {
-        try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
+        fixture.stopDaemon()
+        return try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
     }
 
     @Test func twoURLsPastedIntoTheAddDialogWithXAndDAreTwoTasksAndNothingIsRemoved() throws {

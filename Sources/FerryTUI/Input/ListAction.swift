@@ -44,8 +44,10 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case addPasted
     /// `help`: open the help screen.
     case help
-    /// `quit`: quit the front end.
+    /// `quit`: quit the front end (the transfers go on in the daemon).
     case quit
+    /// `quitAndStop`: ask whether to quit and stop the transfers.
+    case quitAndStop
     /// `redraw`: repaint the whole terminal.
     case redraw
 }

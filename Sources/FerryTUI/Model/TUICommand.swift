@@ -27,4 +27,6 @@ public enum TUICommand: Sendable, Hashable {
     case move(TaskRow.ID, MoveDirection)
     /// `quit`: the user closed the front end; the application should wind down.
     case quit
+    /// `quitAndStop`: the front end quits and the engine stops (its transfers stay queued).
+    case quitAndStop
 }

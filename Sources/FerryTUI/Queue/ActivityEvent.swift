@@ -1,9 +1,9 @@
 import FerryKit
 import FerryQueue
 
-/// `ActivityEvent` is what the transfer engine running inside the front end's process
-/// reports to `QueueController`: tasks starting, their live progress, their end, and
-/// changes it made to the journal.
+/// `ActivityEvent` is what the transfer engine (in the front end's process, or the daemon it
+/// is attached to) reports to `QueueController`: tasks starting, their live progress, their
+/// end, changes it made to the journal, and its own end.
 public enum ActivityEvent: Sendable {
     /// `started`: the task began an attempt (its journal row is now `running`).
     case started(TaskID)
@@ -13,4 +13,7 @@ public enum ActivityEvent: Sendable {
     case ended(TaskID, JournalState, error: String?)
     /// `journalChanged`: the engine changed the queue in a way other than the above.
     case journalChanged
+    /// `engineStopped`: the engine is gone (a daemon stopped or could not be reached); the
+    /// message says what happened. Nothing transfers until the front end is opened again.
+    case engineStopped(String)
 }

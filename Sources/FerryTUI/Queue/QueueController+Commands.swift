@@ -37,7 +37,7 @@ extension QueueController {
                 report(error)
             }
             answer(reading: true)
-        case .quit:
+        case .quit, .quitAndStop:
             break
         }
     }

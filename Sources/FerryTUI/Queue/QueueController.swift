@@ -132,9 +132,16 @@ public final class QueueController: TaskController {
 
     /// `perform(_:)` queues the command on the worker and returns at once.
     public func perform(_ command: TUICommand) {
-        if case .quit = command {
+        switch command {
+        case .quit:
             stopWatching()
             return
+        case .quitAndStop:
+            stopWatching()
+            activity?.stopEngine()
+            return
+        default:
+            break
         }
         worker.async { self.execute(command) }
     }
@@ -345,6 +352,14 @@ public final class QueueController: TaskController {
         case .journalChanged:
             // Every change to the queue moves the revision; progress arrives as events.
             refreshIfChanged()
+        case .engineStopped(let message):
+            // No transfer runs any more: running rows show what the journal says.
+            state.withLock { state in
+                state.live.removeAll()
+                state.started.removeAll()
+            }
+            answer(reading: true)
+            post([.message(StatusMessage(message, isError: true))])
         }
     }
 }

@@ -7,6 +7,7 @@ extension TUIState {
         case .form(let dialog): return handleForm(key, dialog: dialog)
         case .confirmRemove(let question): return handleConfirm(key, question: question)
         case .confirmPurge(let question): return handlePurge(key, question: question)
+        case .confirmStop: return handleStop(key)
         case .help(let scroll): return handleHelp(key, scroll: scroll)
         case .text(let viewer): return handleText(key, viewer: viewer)
         }
@@ -30,7 +31,7 @@ extension TUIState {
         case .form(var dialog):
             dialog.paste(text)
             setMode(.form(dialog))
-        case .confirmRemove, .confirmPurge, .help, .text:
+        case .confirmRemove, .confirmPurge, .confirmStop, .help, .text:
             break
         }
     }
@@ -77,6 +78,8 @@ extension TUIState {
         case .quit:
             finish()
             return [.perform(.quit), .quit]
+        case .quitAndStop:
+            setMode(.confirmStop(StopQuestion(running: stats.count(.running), queued: stats.count(.queued))))
         case .redraw: return [.redrawAll]
         }
         return []
@@ -203,6 +206,17 @@ extension TUIState {
         case .cancel: return []
         case .removeDone: return [.perform(.purge([.done]))]
         case .removeFailed: return [.perform(.purge([.failed]))]
+        }
+    }
+
+    private mutating func handleStop(_ key: Key) -> [TUIEffect] {
+        guard let action = keys.stop.action(for: key) else { return [] }
+        setMode(.list)
+        switch action {
+        case .cancel: return []
+        case .stop:
+            finish()
+            return [.perform(.quitAndStop), .quit]
         }
     }
 

@@ -1,0 +1,55 @@
+import FerryKit
+import FerryQueue
+
+/// `FrontEndMethods` are Ferry's own methods a front end attached to the daemon uses (the
+/// terminal UI) to follow the engine's activity; its actions aria2 has no method for are
+/// `FerryMethods`, the command line's. Task ids travel as GIDs; numbers as JSON numbers
+/// (`docs/RPC.md`).
+public enum FrontEndMethods {
+    /// `table` is every method of this kind.
+    public static let table: [RPCMethod] = [
+        RPCMethod("ferry.activity", activity),
+        RPCMethod("ferry.journalChanged", journalChanged),
+    ]
+
+    /// `ferry.activity [since]`: the events numbered `since` or later (`ActivityFeed`), the
+    /// number to ask with next, whether the client fell behind (`reset`: read the queue
+    /// again), and the live progress of every running task. Without `since`, no events: the
+    /// client reads the queue itself and follows from `next`.
+    @Sendable static func activity(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        let since = call.params.isEmpty ? nil : try call.integer(0)
+        let page = call.engine.activity.page(since: since)
+        var events: [JSONValue] = []
+        events.reserveCapacity(page.events.count)
+        for event in page.events {
+            switch event {
+            case .started(let id):
+                events.append(["kind": "started", "gid": .string(GID.string(for: id))])
+            case .ended(let id, let state, let error):
+                var object: [String: JSONValue] = ["kind": "ended", "gid": .string(GID.string(for: id)), "state": .string(state.rawValue)]
+                if let error { object["error"] = .string(error) }
+                events.append(.object(object))
+            case .journalChanged:
+                events.append(["kind": "journalChanged"])
+            }
+        }
+        var progress: [JSONValue] = []
+        for (id, snapshot) in call.engine.live.all() {
+            var object: [String: JSONValue] = [
+                "gid": .string(GID.string(for: id)), "received": .integer(snapshot.receivedBytes),
+                "sent": .integer(snapshot.sentBytes), "speed": .integer(Int64(snapshot.bytesPerSecond)),
+            ]
+            if let expected = snapshot.expectedReceivedBytes { object["expected"] = .integer(expected) }
+            if let expected = snapshot.expectedSentBytes { object["expectedSent"] = .integer(expected) }
+            progress.append(.object(object))
+        }
+        return ["next": .integer(page.next), "reset": .bool(page.reset), "events": .array(events), "progress": .array(progress)]
+    }
+
+    /// `ferry.journalChanged`: the client changed the journal (added or reordered tasks); the
+    /// scheduler acts at once instead of at its next poll.
+    @Sendable static func journalChanged(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        await call.engine.scheduler.journalDidChange()
+        return "OK"
+    }
+}

@@ -1,0 +1,140 @@
+import FerryKit
+import FerryQueue
+import FerryRPC
+import FerryTUI
+import Foundation
+import Synchronization
+
+/// `DaemonActivity` is the `TransferActivity` of a daemon the terminal UI is attached to:
+/// its events come from `ferry.activity` over `control.sock`, asked every `pollInterval`
+/// (one small call; with nothing running the answer is empty), and the user's commands go to
+/// the daemon as RPC calls, in the order they were given (one consumer sends them).
+///
+/// Polling rather than a pushed stream: the UI redraws at most a few times a second anyway,
+/// a call costs the daemon well under a millisecond, and a poller that stops (the UI quits or
+/// dies) leaves nothing behind on the daemon's side. Thread-safe: every method may be called
+/// from any thread and returns at once.
+final class DaemonActivity: TransferActivity {
+    /// `pollInterval` is how often the daemon is asked for its activity.
+    static let pollInterval = Duration.milliseconds(250)
+    /// `socketPath` is the daemon's `control.sock`.
+    let socketPath: String
+    private let commands: AsyncStream<Call>.Continuation
+    private let stopAsked = Atomic<Bool>(false)
+
+    /// `stopRequested` is true once the user asked to quit and stop the transfers; the
+    /// session stops the daemon after the UI has closed.
+    var stopRequested: Bool { stopAsked.load(ordering: .acquiring) }
+
+    /// `Call` is one RPC call to make for the user.
+    private struct Call: Sendable {
+        let method: String
+        let params: [JSONValue]
+    }
+
+    /// `init(socketPath:)` sends commands to the daemon listening on `socketPath`.
+    init(socketPath: String) {
+        self.socketPath = socketPath
+        let (stream, commands) = AsyncStream<Call>.makeStream()
+        self.commands = commands
+        Task { [socketPath] in
+            for await call in stream {
+                // A refused action (the task changed meanwhile) shows in the journal the UI reads.
+                _ = try? await ControlClient.call(socketPath: socketPath, method: call.method, params: call.params)
+            }
+        }
+    }
+
+    deinit { commands.finish() }
+
+    func events() -> AsyncStream<ActivityEvent> {
+        let socketPath = self.socketPath
+        return AsyncStream { continuation in
+            let poller = Task {
+                var follower = Follower()
+                while !Task.isCancelled {
+                    let answer: JSONValue
+                    do {
+                        answer = try await ControlClient.call(socketPath: socketPath, method: "ferry.activity",
+                                                              params: follower.next.map { [.integer($0)] } ?? [],
+                                                              timeout: .seconds(5))
+                    } catch {
+                        continuation.yield(.engineStopped("the daemon stopped: transfers are not running (open ferry again to start it)"))
+                        break
+                    }
+                    for event in follower.take(answer) { continuation.yield(event) }
+                    try? await Task.sleep(for: Self.pollInterval)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in poller.cancel() }
+        }
+    }
+
+    func pause(_ id: TaskID) { send("aria2.forcePause", [gid(id)]) }
+    func resume(_ id: TaskID) { send("aria2.unpause", [gid(id)]) }
+    func retry(_ id: TaskID) { send("ferry.retry", [gid(id)]) }
+    func remove(_ id: TaskID, deleteFile: Bool) { send("ferry.remove", [gid(id), .bool(deleteFile)]) }
+    func journalDidChange() { send("ferry.journalChanged", []) }
+    func stopEngine() { stopAsked.store(true, ordering: .releasing) }
+
+    private func send(_ method: String, _ params: [JSONValue]) {
+        commands.yield(Call(method: method, params: params))
+    }
+
+    private func gid(_ id: TaskID) -> JSONValue {
+        .string(GID.string(for: id))
+    }
+
+    /// `Follower` turns the answers of `ferry.activity` into `ActivityEvent`s: the events in
+    /// order, then the progress of running tasks (a task running when the UI attached, whose
+    /// start it never saw, is reported started first).
+    struct Follower {
+        /// `next` is the number to ask with next; `nil` before the first answer.
+        private(set) var next: Int64?
+        private var started: Set<TaskID> = []
+
+        mutating func take(_ answer: JSONValue) -> [ActivityEvent] {
+            guard let object = answer.objectValue, let number = object["next"]?.integerValue else { return [] }
+            var events: [ActivityEvent] = []
+            var reset = false
+            if case .bool(true)? = object["reset"] { reset = true }
+            if next == nil || reset {
+                events.append(.journalChanged)
+            }
+            next = number
+            for item in object["events"]?.arrayValue ?? [] {
+                guard let event = item.objectValue, let kind = event["kind"]?.stringValue else { continue }
+                if kind == "journalChanged" {
+                    events.append(.journalChanged)
+                    continue
+                }
+                guard let id = event["gid"]?.stringValue.flatMap(GID.taskID) else { continue }
+                switch kind {
+                case "started":
+                    started.insert(id)
+                    events.append(.started(id))
+                case "ended":
+                    started.remove(id)
+                    let state = event["state"]?.stringValue.flatMap(JournalState.init(rawValue:)) ?? .queued
+                    events.append(.ended(id, state, error: event["error"]?.stringValue))
+                default:
+                    break
+                }
+            }
+            for item in object["progress"]?.arrayValue ?? [] {
+                guard let entry = item.objectValue, let id = entry["gid"]?.stringValue.flatMap(GID.taskID) else { continue }
+                if !started.contains(id) {
+                    started.insert(id)
+                    events.append(.started(id))
+                }
+                let progress = TransferProgress(
+                    receivedBytes: entry["received"]?.integerValue ?? 0, expectedReceivedBytes: entry["expected"]?.integerValue,
+                    sentBytes: entry["sent"]?.integerValue ?? 0, expectedSentBytes: entry["expectedSent"]?.integerValue,
+                    bytesPerSecond: Double(entry["speed"]?.integerValue ?? 0))
+                events.append(.progress(id, progress))
+            }
+            return events
+        }
+    }
+}
