@@ -93,10 +93,16 @@ public final class RPCEngine: Sendable {
         return record
     }
 
-    /// `isIdle()` is true when nothing is queued or running (paused tasks wait for a client)
-    /// and no WebSocket client is attached: what `ferry daemon --exit-when-idle` waits for.
-    /// A journal that cannot be read counts as busy.
+    /// `attachedPollWindow` is how recently a front end must have polled `ferry.activity` to
+    /// count as attached (it polls four times a second).
+    static let attachedPollWindow: Duration = .seconds(3)
+
+    /// `isIdle()` is true when nothing is queued or running (paused tasks wait for a client),
+    /// no WebSocket client is attached and no front end (the terminal UI) polled
+    /// `ferry.activity` lately: what `ferry daemon --exit-when-idle` waits for. A journal that
+    /// cannot be read counts as busy.
     public func isIdle() -> Bool {
+        if let lastPoll = activity.lastPoll, ContinuousClock.now - lastPoll < Self.attachedPollWindow { return false }
         guard webSocketClients.load(ordering: .relaxed) == 0,
               let counts = try? journal.countsByState() else { return false }
         return (counts[.queued] ?? 0) == 0 && (counts[.running] ?? 0) == 0

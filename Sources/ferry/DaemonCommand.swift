@@ -15,7 +15,7 @@ struct DaemonCommand: AsyncParsableCommand {
         The daemon holds the queue of its state directory (a second engine is refused) and \
         keeps running when nothing is left to do: tasks added later, through RPC or by \
         `ferry add`, start at once. With --exit-when-idle it stops once nothing is queued or \
-        running and no WebSocket client is attached. It always listens on control.sock in the state directory \
+        running and no client (a WebSocket, or a terminal UI) is attached. It always listens on control.sock in the state directory \
         (mode 0600); with --rpc-port also on TCP, where every call must carry the secret \
         ("token:SECRET" as its first parameter, as in aria2). `ferry stop`, SIGTERM or Ctrl-C \
         stop it: running transfers are checkpointed and stay queued. See docs/RPC.md.
@@ -30,7 +30,7 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(name: .customLong("detached"), help: ArgumentHelp(visibility: .private))
     var detachedChild = false
 
-    @Flag(name: .customLong("exit-when-idle"), help: "Stop once nothing is queued or running and no WebSocket client is attached (checked every second, after a grace of a few seconds); for a daemon started for a client.")
+    @Flag(name: .customLong("exit-when-idle"), help: "Stop once nothing is queued or running and no client (a WebSocket, or a terminal UI) is attached (checked every second, after a grace of a few seconds); for a daemon started for a client.")
     var exitWhenIdle = false
 
     @Option(name: .customLong("poll-interval"), help: ArgumentHelp("Seconds between reads of the journal's revision (changes made without the daemon).", visibility: .private))

@@ -35,7 +35,8 @@ enum TerminalSession {
         var notice: String?
         if !(await daemonAnswers(socketPath)) {
             notice = try prepareJournal(directory)
-            var arguments = ["daemon", "--state-dir", directory.path,
+            // Started for this window: it exits once nothing is left to run and no client follows it.
+            var arguments = ["daemon", "--exit-when-idle", "--state-dir", directory.path,
                              "--max-concurrent", String(options.limits.maxConcurrent), "--max-per-host", String(options.limits.maxPerHost)]
             if let dir = options.directory { arguments += ["--dir", dir] }
             try await DaemonLauncher.launch(stateDirectory: directory, arguments: arguments, announce: false)
