@@ -38,6 +38,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: EngineLimits
 
+    @OptionGroup var hooks: HookOptions
+
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
 
@@ -90,6 +92,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
                                                    maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
         let scheduler = Scheduler(journal: journal, configuration: configuration)
+        HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })

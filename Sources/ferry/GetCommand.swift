@@ -115,6 +115,7 @@ struct GetCommand: AsyncParsableCommand {
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
+        HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()

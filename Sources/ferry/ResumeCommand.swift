@@ -24,6 +24,8 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: EngineLimits
 
+    @OptionGroup var hooks: HookOptions
+
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
 
@@ -59,6 +61,7 @@ struct ResumeCommand: AsyncParsableCommand {
         let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
                                                    maximumPerHost: limits.maxPerHost)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
+        HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)
         let trap = SignalTrap.install { _ in

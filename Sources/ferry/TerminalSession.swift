@@ -39,6 +39,7 @@ enum TerminalSession {
             var arguments = ["daemon", "--exit-when-idle", "--state-dir", directory.path,
                              "--max-concurrent", String(options.limits.maxConcurrent), "--max-per-host", String(options.limits.maxPerHost)]
             if let dir = options.directory { arguments += ["--dir", dir] }
+            arguments += options.hooks.arguments
             try await DaemonLauncher.launch(stateDirectory: directory, arguments: arguments, announce: false)
         }
         let journal: Journal
