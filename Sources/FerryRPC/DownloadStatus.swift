@@ -48,8 +48,10 @@ enum DownloadStatus {
             "dir": .string(directory(of: record, engine: engine)),
             "files": files(record, engine: engine, total: total, completed: completed),
         ]
-        if record.state == .failed {
-            fields["errorCode"] = "1"
+        // A task paused by an error (a full disk) says why too, which aria2 has no state for.
+        let failure = engine.scheduler.failures.kind(of: record.id)
+        if record.state == .failed || (record.state == .paused && failure != nil) {
+            fields["errorCode"] = .string(Aria2ErrorCode.code(for: failure))
             fields["errorMessage"] = .string(record.lastError ?? "failed")
         }
         if let keys, !keys.isEmpty {

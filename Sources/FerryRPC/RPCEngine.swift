@@ -1,6 +1,7 @@
 import FerryKit
 import FerryQueue
 import Foundation
+import Synchronization
 
 /// `RPCEngine` is what the RPC methods act on: the journal, the running `Scheduler`, the
 /// live progress it publishes and the daemon's settings.
@@ -25,6 +26,8 @@ public final class RPCEngine: Sendable {
     public let notifications = EventHub<String>()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
     public let sessionID: String
+    /// `webSocketClients` counts the WebSocket connections open now.
+    let webSocketClients = Atomic<Int>(0)
     private let shutdown: @Sendable () -> Void
 
     /// `init(journal:scheduler:defaultDirectory:maximumConcurrent:onShutdown:)` makes the
@@ -85,8 +88,23 @@ public final class RPCEngine: Sendable {
     /// `record(_:)` is the task of a GID, or the error aria2 gives for an unknown one.
     func record(_ id: TaskID) throws(RPCError) -> TaskRecord {
         guard let record = try journalCall({ () throws(QueueError) in try journal.task(id) }) else {
-            throw RPCError.failed("GID \(GID.string(for: id)) is not found")
+            throw RPCError.notFound(id)
         }
         return record
+    }
+
+    /// `attachedPollWindow` is how recently a front end must have polled `ferry.activity` to
+    /// count as attached (it polls four times a second).
+    static let attachedPollWindow: Duration = .seconds(3)
+
+    /// `isIdle()` is true when nothing is queued or running (paused tasks wait for a client),
+    /// no WebSocket client is attached and no front end (the terminal UI) polled
+    /// `ferry.activity` lately: what `ferry daemon --exit-when-idle` waits for. A journal that
+    /// cannot be read counts as busy.
+    public func isIdle() -> Bool {
+        if let lastPoll = activity.lastPoll, ContinuousClock.now - lastPoll < Self.attachedPollWindow { return false }
+        guard webSocketClients.load(ordering: .relaxed) == 0,
+              let counts = try? journal.countsByState() else { return false }
+        return (counts[.queued] ?? 0) == 0 && (counts[.running] ?? 0) == 0
     }
 }

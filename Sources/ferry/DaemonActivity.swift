@@ -77,6 +77,10 @@ final class DaemonActivity: TransferActivity {
     func remove(_ id: TaskID, deleteFile: Bool) { send("ferry.remove", [gid(id), .bool(deleteFile)]) }
     func journalDidChange() { send("ferry.journalChanged", []) }
     func stopEngine() { stopAsked.store(true, ordering: .releasing) }
+    func setLimits(_ limits: TransferLimits) {
+        send("ferry.setLimits", [["maxConcurrent": .integer(Int64(limits.maximumConcurrent)),
+                                  "maxPerHost": .integer(Int64(limits.maximumPerHost))]])
+    }
 
     private func send(_ method: String, _ params: [JSONValue]) {
         commands.yield(Call(method: method, params: params))
@@ -93,6 +97,7 @@ final class DaemonActivity: TransferActivity {
         /// `next` is the number to ask with next; `nil` before the first answer.
         private(set) var next: Int64?
         private var started: Set<TaskID> = []
+        private var limits: TransferLimits?
 
         mutating func take(_ answer: JSONValue) -> [ActivityEvent] {
             guard let object = answer.objectValue, let number = object["next"]?.integerValue else { return [] }
@@ -103,6 +108,14 @@ final class DaemonActivity: TransferActivity {
                 events.append(.journalChanged)
             }
             next = number
+            if let told = object["limits"]?.objectValue, let concurrent = told["maxConcurrent"]?.integerValue,
+               let perHost = told["maxPerHost"]?.integerValue {
+                let current = TransferLimits(maximumConcurrent: Int(concurrent), maximumPerHost: Int(perHost))
+                if current != limits {
+                    limits = current
+                    events.append(.limits(current))
+                }
+            }
             for item in object["events"]?.arrayValue ?? [] {
                 guard let event = item.objectValue, let kind = event["kind"]?.stringValue else { continue }
                 if kind == "journalChanged" {

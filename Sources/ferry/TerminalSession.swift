@@ -35,9 +35,11 @@ enum TerminalSession {
         var notice: String?
         if !(await daemonAnswers(socketPath)) {
             notice = try prepareJournal(directory)
-            var arguments = ["daemon", "--state-dir", directory.path,
+            // Started for this window: it exits once nothing is left to run and no client follows it.
+            var arguments = ["daemon", "--exit-when-idle", "--state-dir", directory.path,
                              "--max-concurrent", String(options.limits.maxConcurrent), "--max-per-host", String(options.limits.maxPerHost)]
             if let dir = options.directory { arguments += ["--dir", dir] }
+            arguments += options.hooks.arguments
             try await DaemonLauncher.launch(stateDirectory: directory, arguments: arguments, announce: false)
         }
         let journal: Journal

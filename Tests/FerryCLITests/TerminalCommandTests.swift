@@ -353,6 +353,30 @@ struct TerminalCommandTests {
         #expect(try journal.tasks(limit: 10).map(\.state) == [.queued])
     }
 
+    @Test func theDaemonStartedForTheWindowStaysWhileItIsOpenAndLeavesWhenNothingIsLeft() throws {
+        // Given ferry open on an empty queue (its daemon started for it)
+        let fixture = try Fixture(width: 80, height: 12)
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+        let lockPath = fixture.stateDirectory + "/engine.lock"
+        // When the window stays open longer than the daemon's idle grace
+        Thread.sleep(forTimeInterval: 6)
+        // Then the daemon still holds the queue: the window counts as a client
+        #expect(throws: (any Error).self) { try EngineLock.acquire(at: lockPath).release() }
+        // When the window closes with nothing left to run
+        try terminal.send("q")
+        #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+        // Then the daemon leaves by itself within a few seconds
+        var released = false
+        #expect(terminal.waitUntil(seconds: 20) {
+            guard let lock = try? EngineLock.acquire(at: lockPath) else { return false }
+            lock.release()
+            released = true
+            return true
+        })
+        #expect(released)
+    }
+
     @Test func withoutATerminalFerrySaysSoAndExits2() throws {
         // Given a state directory
         let work = try TemporaryDirectory(prefix: "ferry-tui-e2e")

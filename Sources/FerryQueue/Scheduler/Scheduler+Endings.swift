@@ -123,6 +123,7 @@ extension Scheduler {
             hub.publish(.ended(id, .cancelled, error: nil))
             return
         }
+        failures.record(id, state == .failed || state == .paused ? decision.failure : nil)
         switch state {
         case .done: summary.completed += 1
         case .failed:

@@ -90,6 +90,8 @@ public actor Scheduler {
     public internal(set) var summary = SchedulerSummary()
     /// `lastJournalError` is the last journal failure met while scheduling; `nil` if none.
     public internal(set) var lastJournalError: QueueError?
+    /// `failures` holds the kind of each task's last failure (read from any thread).
+    public nonisolated let failures = TaskFailures()
 
     enum Phase: Equatable {
         case idle

@@ -44,6 +44,12 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case addPasted
     /// `help`: open the help screen.
     case help
+    /// `moreAtOnce` / `fewerAtOnce`: raise or lower the engine's limit of transfers at once.
+    case moreAtOnce
+    case fewerAtOnce
+    /// `morePerHost` / `fewerPerHost`: raise or lower the limit of transfers to one host.
+    case morePerHost
+    case fewerPerHost
     /// `quit`: quit the front end (the transfers go on in the daemon).
     case quit
     /// `quitAndStop`: ask whether to quit and stop the transfers.

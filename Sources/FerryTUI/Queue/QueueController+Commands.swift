@@ -37,6 +37,8 @@ extension QueueController {
                 report(error)
             }
             answer(reading: true)
+        case .setLimits(let limits):
+            activity?.setLimits(limits)
         case .quit, .quitAndStop:
             break
         }

@@ -22,6 +22,9 @@ public protocol TransferActivity: AnyObject, Sendable {
     func remove(_ id: TaskID, deleteFile: Bool)
     /// `journalDidChange()` tells the engine that tasks were added or reordered.
     func journalDidChange()
+    /// `setLimits(_:)` changes the engine's concurrency limits while it runs; nothing by
+    /// default (an engine that cannot change them).
+    func setLimits(_ limits: TransferLimits)
     /// `stopEngine()` asks the engine to stop once the front end has quit (its transfers
     /// checkpointed and kept queued); nothing by default (an engine in the front end's own
     /// process stops with it).
@@ -36,4 +39,5 @@ extension TransferActivity {
     public func pause(_ ids: [TaskID]) { ids.forEach { pause($0) } }
     public func resume(_ ids: [TaskID]) { ids.forEach { resume($0) } }
     public func stopEngine() {}
+    public func setLimits(_ limits: TransferLimits) {}
 }
