@@ -82,6 +82,7 @@ extension Scheduler {
         return removed
     }
 
+    /// `changeStates(_:to:)` moves tasks to `state` in the journal and returns those moved.
     private func changeStates(_ ids: [TaskID], to state: TaskState) -> [TaskID] {
         dropUpcoming()
         do {

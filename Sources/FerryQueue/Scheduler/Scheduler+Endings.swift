@@ -145,6 +145,7 @@ extension Scheduler {
         hub.publish(.ended(id, state, error: decision.message, path: state == .done ? decision.finalPath : nil))
     }
 
+    /// `scheduleRetry(_:after:)` lets task `id` run again once `delay` seconds have passed.
     private func scheduleRetry(_ id: TaskID, after delay: Double) {
         retryTimers[id]?.cancel()
         retryTimers[id] = Task { [weak self] in
@@ -154,6 +155,7 @@ extension Scheduler {
         }
     }
 
+    /// `retryDue(_:)` makes a task whose retry fell due runnable and fills the free slots.
     private func retryDue(_ id: TaskID) {
         guard retryTimers.removeValue(forKey: id) != nil else { return }
         dropUpcoming()

@@ -7,10 +7,14 @@ extension Scheduler {
     /// `FinishedTransfers` is the hand-over of transfers whose network part or whole attempt
     /// ended, in order, to the actor.
     struct FinishedTransfers {
+        /// `waiting` are the hand-overs not yet taken, in order.
         var waiting: [Handover] = []
+        /// `drainQueued` is true while a `drainFinished()` is queued on the actor's thread.
         var drainQueued = false
     }
 
+    /// `Handover` is one transfer handed to the actor: its network part is over, or its
+    /// whole attempt ended with an outcome.
     enum Handover {
         case transportEnded(TaskID, TransferTask)
         case finished(TaskID, TransferTask, Result<TransferResult, FerryError>)
@@ -96,6 +100,7 @@ extension Scheduler {
         return true
     }
 
+    /// `commitTimerFired()` records the endings that waited for others, unless a record is due anyway.
     private func commitTimerFired() {
         commitTimer = nil
         guard !endings.isEmpty, !concludeQueued else { return }
@@ -110,6 +115,8 @@ extension Scheduler {
         finishingCount += 1
     }
 
+    /// `transferEnded(_:transfer:outcome:)` takes an ended attempt out of `running` and queues
+    /// it to be recorded; a cancelled or removed download's own `.part` goes at once.
     private func transferEnded(_ id: TaskID, transfer: TransferTask, outcome: Result<TransferResult, FerryError>) {
         guard let entry = running[id], entry.transfer === transfer else { return }
         running.removeValue(forKey: id)

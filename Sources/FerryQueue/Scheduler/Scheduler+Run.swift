@@ -104,6 +104,7 @@ extension Scheduler {
         return true
     }
 
+    /// `startPoller()` starts `poller`: `poll()` every `pollInterval` until cancelled.
     private func startPoller() {
         let interval = configuration.pollInterval
         poller = Task { [weak self] in

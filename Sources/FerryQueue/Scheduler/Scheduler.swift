@@ -20,14 +20,18 @@ public actor Scheduler {
     /// little below the transfer engine's priority (`BookkeepingThread`).
     let thread = BookkeepingThread(name: "ferry-schedule")
 
+    /// `unownedExecutor` runs this actor on `thread`.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         thread.asUnownedSerialExecutor()
     }
     /// `configuration` holds the limits and defaults; the limits are those in force
     /// (`setLimits(maximumConcurrent:maximumPerHost:)` changes them while the queue runs).
     public internal(set) var configuration: SchedulerConfiguration
+    /// `delegateFactory` makes each download attempt's delegate.
     let delegateFactory: any DownloadDelegateFactory
+    /// `hub` publishes the scheduler's events.
     let hub = SchedulerEventHub()
+    /// `mainLane` is the session every transfer runs on.
     let mainLane: SessionLane
     /// `stagesTransfers` is true when the main session holds transfers beyond the limits
     /// itself (`SessionConfiguration.maximumActiveTransfers`, per host too), so that tasks can
@@ -48,6 +52,7 @@ public actor Scheduler {
     /// `directories` are destinations by directory path, their URL and path already worked
     /// out (a queue usually writes into a few directories); at most `directoryCacheLimit`.
     var directories: [String: DownloadDestination] = [:]
+    /// `directoryCacheLimit` bounds `directories`.
     static let directoryCacheLimit = 64
     /// `upcoming` are queued tasks read ahead of need, in queue order, for `fill()`. Their
     /// state may have moved on (`markRunning` starts only tasks still queued); it is dropped
@@ -78,13 +83,18 @@ public actor Scheduler {
     static let readAhead = 64
     /// `upcomingLimit` bounds `upcoming`.
     static let upcomingLimit = 256
+    /// `phase` says whether a run is under way and how it ends.
     var phase = Phase.idle
+    /// `lastRevision` is the journal's `revision()` when last read; `-1` forces the next poll.
     var lastRevision: Int64 = -1
     /// The journal's `orderRevision()` when last read: a manual reorder since then takes back
     /// the tasks handed ahead (`takeBackHandedAhead()`).
     var lastOrderRevision: Int64 = 0
+    /// `poller` reads the journal's revision every `pollInterval` while a run is under way.
     var poller: Task<Void, Never>?
+    /// `runWaiter` is the `run(untilIdle:)` waiting for its run to end.
     var runWaiter: CheckedContinuation<Void, Never>?
+    /// `stopWaiters` are the `stop()` calls waiting for the transfers to end.
     var stopWaiters: [CheckedContinuation<Void, Never>] = []
     /// `summary` counts how attempts ended since the scheduler was made.
     public internal(set) var summary = SchedulerSummary()
@@ -93,6 +103,8 @@ public actor Scheduler {
     /// `failures` holds the kind of each task's last failure (read from any thread).
     public nonisolated let failures = TaskFailures()
 
+    /// `Phase` is where a scheduler stands: idle, running (until idle, or until stopped), or
+    /// stopping (its transfers are being cancelled).
     enum Phase: Equatable {
         case idle
         case running(untilIdle: Bool)
