@@ -54,4 +54,7 @@ public final class SchedulerActivity: TransferActivity {
     public func journalDidChange() { commands.yield { await $0.journalDidChange() } }
     public func pause(_ ids: [TaskID]) { commands.yield { await $0.pause(ids) } }
     public func resume(_ ids: [TaskID]) { commands.yield { await $0.resume(ids) } }
+    public func setLimits(_ limits: TransferLimits) {
+        commands.yield { await $0.setLimits(maximumConcurrent: limits.maximumConcurrent, maximumPerHost: limits.maximumPerHost) }
+    }
 }
