@@ -15,9 +15,9 @@ extension Aria2Methods {
     }
 
     @Sendable static func tellActive(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        let keys = try call.keys(0)
+        let keys = DownloadStatus.Keys(try call.keys(0))
         let engine = call.engine
-        return .array(try engine.records(in: [.running]).map { DownloadStatus.json($0, engine: engine, keys: keys) })
+        return DownloadStatus.list(try engine.records(in: [.running]), engine: engine, keys: keys)
     }
 
     @Sendable static func tellWaiting(_ call: RPCCall) throws(RPCError) -> JSONValue {
@@ -34,7 +34,7 @@ extension Aria2Methods {
     private static func page(_ call: RPCCall, states: Set<TaskState>) throws(RPCError) -> JSONValue {
         let offset = try call.integer(0)
         let requested = try call.integer(1)
-        let keys = try call.keys(2)
+        let keys = DownloadStatus.Keys(try call.keys(2))
         let engine = call.engine
         let count = Int64(min(max(requested, 0), 100_000))
         guard count > 0 else { return [] }
@@ -53,7 +53,7 @@ extension Aria2Methods {
                 try engine.journal.tasks(in: states, limit: Int(last - first + 1), offset: Int(first))
             }.reversed()
         }
-        return .array(records.map { DownloadStatus.json($0, engine: engine, keys: keys) })
+        return DownloadStatus.list(records, engine: engine, keys: keys)
     }
 
     @Sendable static func getGlobalStat(_ call: RPCCall) throws(RPCError) -> JSONValue {
