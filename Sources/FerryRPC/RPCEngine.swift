@@ -25,6 +25,10 @@ public final class RPCEngine: Sendable {
     public let notifications = EventHub<String>()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
     public let sessionID: String
+    /// `digest` keeps the counts by state and the running tasks' ids between queue changes.
+    let digest: QueueDigest
+    /// `statusPages` keeps the answers to pages of waiting and stopped tasks until they change.
+    let statusPages = StatusPages()
     private let shutdown: @Sendable () -> Void
 
     /// `init(journal:scheduler:defaultDirectory:maximumConcurrent:onShutdown:)` makes the
@@ -39,6 +43,7 @@ public final class RPCEngine: Sendable {
         self.defaultDirectory = defaultDirectory
         self.maximumConcurrent = maximumConcurrent
         self.shutdown = onShutdown
+        digest = QueueDigest(journal: journal)
         live = LiveProgress()
         live.follow(scheduler)
         activity.follow(scheduler)
@@ -80,6 +85,16 @@ public final class RPCEngine: Sendable {
             throw RPCError.failed("journal: \((error as? QueueError)?.description ?? "\(error)")")
         }
         return records
+    }
+
+    /// `counts()` is the number of tasks in each state (every state is a key).
+    func counts() throws(RPCError) -> [TaskState: Int] {
+        try journalCall { () throws(QueueError) in try digest.counts() }
+    }
+
+    /// `runningRecords()` is every running task, in queue order.
+    func runningRecords() throws(RPCError) -> [TaskRecord] {
+        try journalCall { () throws(QueueError) in try digest.running() }
     }
 
     /// `record(_:)` is the task of a GID, or the error aria2 gives for an unknown one.
