@@ -3,7 +3,7 @@
 # and shell completions; `make uninstall` removes those files again.
 SWIFT ?= swift
 DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 \
-	man-db groff-base
+	man-db groff-base python3-cryptography
 BENCH_DEBS := curl wget aria2 time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client).
 PIP_DEPS := aria2p

@@ -6,21 +6,37 @@ import Glibc
 ///
 /// A line that does not start with a blank holds one or more TAB-separated URIs, the
 /// mirrors of one file. The lines after it that start with a space or tab are its options,
-/// `key=value`: `out`, `dir`, `header` (repeatable), `checksum` (`sha-256=HEX`; also
-/// `sha-1`, `sha-512`, `md5`), `pause` (`true`/`false`) and `max-download-limit` (`500K`,
-/// `1M`). Any other option is an error. Lines starting with `#` and blank lines are skipped.
+/// `key=value`, with aria2's names: `out` (a name, or a path inside `dir`), `dir`, `header`
+/// (repeatable), `checksum` (`sha-256=HEX`; also `sha-1`, `sha-512`, `md5`), `pause`,
+/// `max-download-limit` (`500K`, `1M`), `allow-overwrite`, `user-agent`, `referer`,
+/// `max-tries`, `http-user`/`http-passwd` (a Basic login for the entry's own origin), and
+/// `continue`/`auto-file-renaming` set as Ferry behaves anyway. Any other option is read
+/// and ignored with a `BatchItem.warning` (once per option name): an `aria2` list reads as it
+/// is. Lines starting with `#` and blank lines are skipped.
 ///
-/// A bad line (unsupported option, invalid URL, invalid UTF-8...) yields a
-/// `BatchItem.error` naming its line, and only its entry is skipped. The input is read in
+/// A bad line (a bad value, an invalid URL, invalid UTF-8...) yields a `BatchItem.error`
+/// naming its line, and only its entry is skipped. The input is read in
 /// chunks and may be gzip-compressed (detected by its magic bytes), so memory stays flat
 /// for any number of lines. Not thread-safe: use it from one thread.
 public final class BatchInputReader {
     /// `maximumLineLength` is the longest line accepted, in bytes (1 MiB).
     public static let maximumLineLength = 1 << 20
 
-    /// `supportedOptions` are the aria2 options Ferry reads from a batch file.
+    /// `supportedOptions` are the aria2 options Ferry applies from a batch file.
     public static let supportedOptions: Set<String> = [
-        "out", "dir", "header", "checksum", "pause", "max-download-limit",
+        "out", "dir", "header", "checksum", "pause", "max-download-limit", "allow-overwrite", "user-agent",
+        "referer", "max-tries", "http-user", "http-passwd", "continue", "auto-file-renaming",
+    ]
+
+    /// `ignoredOptions` are aria2 options Ferry reads without applying them yet, with why.
+    static let ignoredOptions: [String: String] = [
+        "split": "one connection per file", "max-connection-per-server": "one connection per file",
+        "min-split-size": "one connection per file", "retry-wait": "the engine's backoff applies",
+        "timeout": "the engine's low-speed limit applies", "connect-timeout": "the engine's applies",
+        "lowest-speed-limit": "the engine's low-speed limit applies", "check-certificate": "per-task TLS settings are not stored yet",
+        "ca-certificate": "per-task TLS settings are not stored yet", "certificate": "per-task TLS settings are not stored yet",
+        "private-key": "per-task TLS settings are not stored yet", "all-proxy": "per-task proxies are not stored yet",
+        "load-cookies": "per-task cookies are not stored yet",
     ]
 
     private let defaults: BatchDefaults
@@ -31,6 +47,8 @@ public final class BatchInputReader {
     /// `skippingOptions` is true after a bad URI line: its option lines are dropped silently.
     private var skippingOptions = false
     private var ready: [BatchItem] = []
+    /// `warned` are the option names already warned about.
+    private var warned: Set<String> = []
     private var finished = false
 
     /// `init(fileDescriptor:defaults:)` reads from `fileDescriptor`, which stays open.
@@ -189,7 +207,9 @@ public final class BatchInputReader {
         let key = String(text[..<equals]).trimmingBlanks()
         let value = String(text[text.index(after: equals)...]).trimmingBlanks()
         do {
-            try pending?.apply(key: key, value: value)
+            if let ignored = try pending?.apply(key: key, value: value), warned.insert(key).inserted {
+                ready.append(.warning(BatchLineWarning(line: number, option: key, reason: ignored)))
+            }
         } catch {
             rejectOption(number, error.inputReason)
         }
@@ -220,8 +240,14 @@ private struct PendingEntry {
     let line: Int
     let urls: [TransferURL]
     var directory: String?
+    /// `subdirectory` is the directory part of an `out=sub/name`, inside `dir`.
+    var subdirectory: String?
     var name: String?
     var headers: [HeaderField] = []
+    var overwrite: Bool?
+    var retries: Int?
+    var user: String?
+    var password: String?
     var checksum: Checksum?
     var paused: Bool?
     var limitSet = false
@@ -232,18 +258,26 @@ private struct PendingEntry {
         self.urls = urls
     }
 
-    mutating func apply(key: String, value: String) throws(QueueError) {
+    /// `apply(key:value:)` applies one option; returns why it is ignored for an option read
+    /// but not applied (`nil` when applied), and throws for a bad value.
+    mutating func apply(key: String, value: String) throws(QueueError) -> String? {
         switch key {
         case "out":
-            // The check `-o` gets too (SafeFileName.check(requestedName:)).
-            switch SafeFileName.check(requestedName: value) {
-            case .path?:
-                throw .input(.invalidOption(name: key, detail: "must be a file name, not a path (use dir=)"))
-            case .unsafe?:
-                throw .input(.invalidOption(name: key, detail: "must be a plain file name (no leading dot, no control or bidi characters, at most \(SafeFileName.maximumBytes) bytes)"))
-            case nil:
-                name = value
+            // Each part gets the check `-o` gets (SafeFileName.check(requestedName:)): a path
+            // stays inside `dir`.
+            let parts = value.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            for part in parts {
+                switch SafeFileName.check(requestedName: part) {
+                case .path?:
+                    throw .input(.invalidOption(name: key, detail: "must be a name or a path inside dir= (no empty, '.' or '..' parts)"))
+                case .unsafe?:
+                    throw .input(.invalidOption(name: key, detail: "must be a plain file name (no leading dot, no control or bidi characters, at most \(SafeFileName.maximumBytes) bytes)"))
+                case nil:
+                    break
+                }
             }
+            name = parts.last
+            subdirectory = parts.count > 1 ? parts.dropLast().joined(separator: "/") : nil
         case "dir":
             guard !value.isEmpty, !value.contains("\0") else {
                 throw .input(.invalidOption(name: key, detail: "must be a directory"))
@@ -262,27 +296,69 @@ private struct PendingEntry {
         case "max-download-limit":
             limit = try TaskOptions.parseRate(value)
             limitSet = true
+        case "allow-overwrite":
+            overwrite = try Self.flag(key, value)
+        case "continue":
+            // Ferry always continues its own partial file, and never adopts another's.
+            guard try Self.flag(key, value) else { return "Ferry resumes only the partial files it made" }
+        case "auto-file-renaming":
+            // Ferry never replaces a file it was not asked to: a taken name is numbered.
+            guard try Self.flag(key, value) else { return "a taken name is always numbered unless allow-overwrite=true" }
+        case "user-agent":
+            headers.append(try HeaderField(name: "User-Agent", value: value))
+        case "referer":
+            headers.append(try HeaderField(name: "Referer", value: value))
+        case "max-tries":
+            // aria2 counts attempts, 0 for no limit; Ferry counts retries after the first.
+            guard let tries = Int(value), tries >= 0 else {
+                throw .input(.invalidOption(name: key, detail: "expected a number of attempts (0 for no limit)"))
+            }
+            retries = tries == 0 ? 1_000_000 : tries - 1
+        case "http-user":
+            user = value
+        case "http-passwd":
+            password = value
         case "":
             throw .input(.malformedOption)
         default:
-            throw .input(.unsupportedOption(key))
+            return BatchInputReader.ignoredOptions[key] ?? "not an option Ferry knows"
+        }
+        return nil
+    }
+
+    /// `flag(_:_:)` reads `true` or `false`.
+    private static func flag(_ key: String, _ value: String) throws(QueueError) -> Bool {
+        switch value.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: throw .input(.invalidOption(name: key, detail: "expected true or false"))
         }
     }
 
     func merged(with defaults: BatchDefaults) -> BatchEntry {
-        let ownNames = Set(headers.map { $0.name.lowercased() })
+        var own = headers
+        if user != nil || password != nil {
+            // A Basic login as a header: secret, masked, and sent only to its own origin.
+            let credentials = Data("\(user ?? ""):\(password ?? "")".utf8).base64EncodedString()
+            if let field = try? HeaderField(name: "Authorization", value: "Basic \(credentials)") { own.append(field) }
+        }
+        let ownNames = Set(own.map { $0.name.lowercased() })
         let inherited = defaults.headers.filter { !ownNames.contains($0.name.lowercased()) }
+        var destination = directory ?? defaults.directory
+        if let subdirectory {
+            destination = (destination.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "") + subdirectory
+        }
         let spec = TaskSpec(
             urls: urls,
-            headers: inherited + headers,
-            destinationDirectory: directory ?? defaults.directory,
+            headers: inherited + own,
+            destinationDirectory: destination,
             requestedName: name,
-            overwrite: defaults.overwrite,
+            overwrite: overwrite ?? defaults.overwrite,
             checksum: checksum ?? defaults.checksum,
             useContentDisposition: defaults.useContentDisposition,
             options: TaskOptions(
                 maxDownloadLimit: limitSet ? limit : defaults.maxDownloadLimit,
-                retries: defaults.retries))
+                retries: retries ?? defaults.retries))
         return BatchEntry(line: line, task: NewTask(
             spec: spec, priority: defaults.priority, startsPaused: paused ?? defaults.startsPaused))
     }

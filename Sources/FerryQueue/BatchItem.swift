@@ -4,4 +4,6 @@ public enum BatchItem: Sendable, Hashable {
     case entry(BatchEntry)
     /// `error` is a bad line; its entry was skipped.
     case error(BatchLineError)
+    /// `warning` is an option read but not applied; its entry is kept.
+    case warning(BatchLineWarning)
 }

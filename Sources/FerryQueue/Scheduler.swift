@@ -101,6 +101,8 @@ public actor Scheduler {
     public private(set) var summary = SchedulerSummary()
     /// `lastJournalError` is the last journal failure met while scheduling; `nil` if none.
     public private(set) var lastJournalError: QueueError?
+    /// `failures` holds the kind of each task's last failure (read from any thread).
+    public nonisolated let failures = TaskFailures()
 
     /// `Ending` is an ended attempt waiting in `endings`. A class: a batch of them is read
     /// several times over, and a copy of the struct (task record, outcome, response) cost
@@ -825,6 +827,7 @@ public actor Scheduler {
             hub.publish(.ended(id, .cancelled, error: nil))
             return
         }
+        failures.record(id, state == .failed || state == .paused ? decision.failure : nil)
         switch state {
         case .done: summary.completed += 1
         case .failed:

@@ -1,12 +1,12 @@
 import FerryQueue
 
 extension Aria2Methods {
-    /// `pause` and `forcePause`: the scheduler pauses the task (a running transfer is
-    /// checkpointed and stopped, its `.part` kept).
+    /// `pause` and `forcePause`: the task is paused (a running transfer is checkpointed and
+    /// stopped, its `.part` kept; a waiting task is notified at once).
     @Sendable static func pause(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let record = try call.engine.record(id)
-        guard await !call.engine.scheduler.pause([id]).isEmpty else {
+        guard try await !call.engine.pause(.ids([id])).isEmpty else {
             throw RPCError.failed("GID \(GID.string(for: id)) cannot be paused now (it is \(DownloadStatus.name(of: record.state)))")
         }
         return .string(GID.string(for: id))
@@ -22,9 +22,7 @@ extension Aria2Methods {
     }
 
     @Sendable static func pauseAll(_ call: RPCCall) async throws(RPCError) -> JSONValue {
-        let engine = call.engine
-        _ = try engine.journalCall { () throws(QueueError) in try engine.journal.updateAll(in: [.queued, .running], to: .paused) }
-        await engine.scheduler.journalDidChange()
+        _ = try await call.engine.pause(.all)
         return "OK"
     }
 
@@ -39,13 +37,10 @@ extension Aria2Methods {
     /// listed as stopped until `removeDownloadResult`; its file or `.part` is kept.
     @Sendable static func remove(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
-        let engine = call.engine
-        let record = try engine.record(id)
-        let moved = try engine.journalCall { () throws(QueueError) in try engine.journal.updateStates([id], to: .cancelled) }
-        guard !moved.isEmpty else {
+        let record = try call.engine.record(id)
+        guard try await !call.engine.cancel(.ids([id])).isEmpty else {
             throw RPCError.failed("GID \(GID.string(for: id)) cannot be removed (it is \(DownloadStatus.name(of: record.state)))")
         }
-        await engine.scheduler.journalDidChange()
         return .string(GID.string(for: id))
     }
 

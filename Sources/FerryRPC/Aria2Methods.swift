@@ -5,7 +5,8 @@ import FerryQueue
 /// entry per method, each mapped onto the journal and the scheduler (`docs/RPC.md` lists the
 /// mapping and what differs from aria2).
 public enum Aria2Methods {
-    /// `table` is every method, in the order `system.listMethods` lists them.
+    /// `table` is every aria2 method Ferry answers; `system.listMethods` lists them in this
+    /// order, then Ferry's own (`FrontEndMethods`, `FerryMethods`).
     public static let table: [RPCMethod] = [
         RPCMethod("aria2.addUri", addUri),
         RPCMethod("aria2.remove", remove),
@@ -52,7 +53,7 @@ public enum Aria2Methods {
     // MARK: - System
 
     @Sendable static func listMethods(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        .array(table.map { .string($0.name) })
+        .array(RPCDispatcher.methods.map { .string($0.name) })
     }
 
     /// Notifications travel only over WebSocket.

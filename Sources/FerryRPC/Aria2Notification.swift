@@ -11,7 +11,8 @@ enum Aria2Notification {
 
     /// `message(for:)` is the notification of an event, or `nil` for events aria2 does not
     /// notify: progress, and an attempt that ended with its task queued again (a retry, or
-    /// the daemon stopping).
+    /// the daemon stopping). Tasks paused or removed with no transfer in flight send no event:
+    /// `RPCEngine` notifies them itself.
     static func message(for event: SchedulerEvent) -> String? {
         let name: String
         let id: TaskID
@@ -29,6 +30,11 @@ enum Aria2Notification {
         case .ended, .progress, .transferred, .journalChanged, .willRetry:
             return nil
         }
+        return message(name, id)
+    }
+
+    /// `message(_:_:)` is the notification `name` about task `id`.
+    static func message(_ name: String, _ id: TaskID) -> String {
         let message: JSONValue = ["jsonrpc": "2.0", "method": .string(name), "params": [["gid": .string(GID.string(for: id))]]]
         return String(decoding: message.serialized(), as: UTF8.self)
     }

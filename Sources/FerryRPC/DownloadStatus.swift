@@ -80,16 +80,19 @@ enum DownloadStatus {
     /// `write(_:engine:keys:into:)` writes the status object of `record` with `keys`.
     private static func write(_ record: TaskRecord, engine: RPCEngine, keys: Keys, into writer: inout JSONWriter) {
         let (live, total, completed) = progress(of: record, engine: engine)
+        // A task paused by an error (a full disk) says why too, which aria2 has no state for.
+        let failure = record.state == .failed || record.state == .paused ? engine.scheduler.failures.kind(of: record.id) : nil
+        let failed = record.state == .failed || failure != nil
         writer.beginObject()
         for key in Key.all where keys.contains(key) {
-            if key == .errorCode || key == .errorMessage, record.state != .failed { continue }
+            if key == .errorCode || key == .errorMessage, !failed { continue }
             writer.key(key.name)
             switch key {
             case .completedLength: writer.integerString(completed)
             case .connections: writer.integerString(record.state == .running ? 1 : 0)
             case .dir: writer.string(directory(of: record, engine: engine))
             case .downloadSpeed: writer.integerString(live.map { $0.isSending ? 0 : Int64($0.bytesPerSecond) } ?? 0)
-            case .errorCode: writer.string("1")
+            case .errorCode: writer.string(Aria2ErrorCode.code(for: failure))
             case .errorMessage: writer.string(record.lastError ?? "failed")
             case .files: writeFiles(record, engine: engine, total: total, completed: completed, into: &writer)
             case .gid: writer.string(GID.string(for: record.id))

@@ -2,15 +2,14 @@ import FerryKit
 import FerryQueue
 
 /// `FrontEndMethods` are Ferry's own methods a front end attached to the daemon uses (the
-/// terminal UI): following the engine's activity, and the actions aria2 has no method for.
-/// Task ids travel as GIDs; numbers as JSON numbers (`docs/RPC.md`).
+/// terminal UI) to follow the engine's activity; its actions aria2 has no method for are
+/// `FerryMethods`, the command line's. Task ids travel as GIDs; numbers as JSON numbers
+/// (`docs/RPC.md`).
 public enum FrontEndMethods {
     /// `table` is every method of this kind.
     public static let table: [RPCMethod] = [
         RPCMethod("ferry.activity", activity),
         RPCMethod("ferry.journalChanged", journalChanged),
-        RPCMethod("ferry.retry", retry),
-        RPCMethod("ferry.remove", remove),
     ]
 
     /// `ferry.activity [since]`: the events numbered `since` or later (`ActivityFeed`), the
@@ -52,28 +51,5 @@ public enum FrontEndMethods {
     @Sendable static func journalChanged(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         await call.engine.scheduler.journalDidChange()
         return "OK"
-    }
-
-    /// `ferry.retry GID`: a failed task is queued again from its first mirror, a task waiting
-    /// for a retry starts at once.
-    @Sendable static func retry(_ call: RPCCall) async throws(RPCError) -> JSONValue {
-        let id = try call.gid(0)
-        let record = try call.engine.record(id)
-        guard await !call.engine.scheduler.retry([id]).isEmpty else {
-            throw RPCError.failed("GID \(GID.string(for: id)) cannot be retried now (it is \(DownloadStatus.name(of: record.state)))")
-        }
-        return .string(GID.string(for: id))
-    }
-
-    /// `ferry.remove GID [deleteFile]`: the task leaves the queue (a running transfer stops);
-    /// with `deleteFile` true its downloaded or partial file is deleted too.
-    @Sendable static func remove(_ call: RPCCall) async throws(RPCError) -> JSONValue {
-        let id = try call.gid(0)
-        var deleteFile = false
-        if call.params.count > 1, case .bool(let value) = call.params[1] { deleteFile = value }
-        guard await call.engine.scheduler.remove([id], deleteFile: deleteFile) > 0 else {
-            throw RPCError.failed("GID \(GID.string(for: id)) is not found")
-        }
-        return .string(GID.string(for: id))
     }
 }

@@ -28,8 +28,8 @@ public struct RPCDispatcher: Sendable {
     private let secret: RPCSecret?
 
     /// `init(engine:secret:methods:)` makes a dispatcher over `methods` (aria2's table by
-    /// default); `secret` is required of TCP clients.
-    public init(engine: RPCEngine, secret: RPCSecret?, methods: [RPCMethod] = Aria2Methods.table + FrontEndMethods.table) {
+    /// and Ferry's own by default); `secret` is required of TCP clients.
+    public init(engine: RPCEngine, secret: RPCSecret?, methods: [RPCMethod] = RPCDispatcher.methods) {
         self.engine = engine
         self.secret = secret
         self.methods = Dictionary(methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -1,6 +1,7 @@
 import FerryKit
 import FerryQueue
 import Foundation
+import Synchronization
 
 /// `RPCEngine` is what the RPC methods act on: the journal, the running `Scheduler`, the
 /// live progress it publishes and the daemon's settings.
@@ -29,6 +30,8 @@ public final class RPCEngine: Sendable {
     let digest: QueueDigest
     /// `statusPages` keeps the answers to pages of waiting and stopped tasks until they change.
     let statusPages = StatusPages()
+    /// `webSocketClients` counts the WebSocket connections open now.
+    let webSocketClients = Atomic<Int>(0)
     private let shutdown: @Sendable () -> Void
 
     /// `init(journal:scheduler:defaultDirectory:maximumConcurrent:onShutdown:)` makes the
@@ -47,6 +50,7 @@ public final class RPCEngine: Sendable {
         live = LiveProgress()
         live.follow(scheduler)
         activity.follow(scheduler)
+        statusPages.follow(scheduler)
         let notifications = self.notifications
         scheduler.observe { event in
             if let message = Aria2Notification.message(for: event) { notifications.publish(message) }
@@ -100,8 +104,23 @@ public final class RPCEngine: Sendable {
     /// `record(_:)` is the task of a GID, or the error aria2 gives for an unknown one.
     func record(_ id: TaskID) throws(RPCError) -> TaskRecord {
         guard let record = try journalCall({ () throws(QueueError) in try journal.task(id) }) else {
-            throw RPCError.failed("GID \(GID.string(for: id)) is not found")
+            throw RPCError.notFound(id)
         }
         return record
+    }
+
+    /// `attachedPollWindow` is how recently a front end must have polled `ferry.activity` to
+    /// count as attached (it polls four times a second).
+    static let attachedPollWindow: Duration = .seconds(3)
+
+    /// `isIdle()` is true when nothing is queued or running (paused tasks wait for a client),
+    /// no WebSocket client is attached and no front end (the terminal UI) polled
+    /// `ferry.activity` lately: what `ferry daemon --exit-when-idle` waits for. A journal that
+    /// cannot be read counts as busy.
+    public func isIdle() -> Bool {
+        if let lastPoll = activity.lastPoll, ContinuousClock.now - lastPoll < Self.attachedPollWindow { return false }
+        guard webSocketClients.load(ordering: .relaxed) == 0,
+              let counts = try? journal.countsByState() else { return false }
+        return (counts[.queued] ?? 0) == 0 && (counts[.running] ?? 0) == 0
     }
 }

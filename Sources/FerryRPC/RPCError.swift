@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `RPCError` is a JSON-RPC error: its code and message, as the answer carries them.
 ///
 /// The codes of JSON-RPC 2.0 are used for protocol errors; a method that fails answers code
@@ -35,6 +37,11 @@ public struct RPCError: Error, Sendable, Hashable {
     /// `failed(_:)` (1): the method could not do what was asked.
     public static func failed(_ message: String) -> RPCError {
         RPCError(code: 1, message: message)
+    }
+
+    /// `notFound(_:)` (1): no task has the GID, in aria2's words.
+    public static func notFound(_ id: TaskID) -> RPCError {
+        failed("GID \(GID.string(for: id)) is not found")
     }
 
     /// `json` is the error object of an answer.

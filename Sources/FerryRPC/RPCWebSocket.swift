@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import Synchronization
 
 /// `RPCWebSocket` serves one WebSocket connection on `/jsonrpc`: each text (or binary)
 /// message is a JSON-RPC request answered as `POST /jsonrpc` would be, and aria2's
@@ -9,6 +10,9 @@ enum RPCWebSocket {
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, dispatcher: RPCDispatcher, origin: RPCOrigin
     ) async throws {
         let notifications = dispatcher.engine.notifications.subscribe()
+        let engine = dispatcher.engine
+        engine.webSocketClients.add(1, ordering: .relaxed)
+        defer { engine.webSocketClients.subtract(1, ordering: .relaxed) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await notification in notifications {

@@ -18,7 +18,8 @@ struct AddCommand: AsyncParsableCommand {
         skipped; the exit status is then 2 although the other entries were added.
         --put URL queues one upload: -F fields (curl's syntax; files are read again when the \
         upload starts) or -T FILE as the raw body.
-        A running engine (`ferry resume` or the terminal UI) picks new tasks up within a second.
+        A running daemon starts new tasks at once; another engine (`ferry resume` or the \
+        terminal UI) picks them up within a second.
         """
     )
 
@@ -90,14 +91,9 @@ struct AddCommand: AsyncParsableCommand {
             return
         }
         let tasks = try put ? [try uploadTask()] : downloadTasks()
-        let journal = try QueueAccess.openJournal(state)
-        defer { try? journal.close() }
-        let ids: [TaskID]
-        do {
-            ids = try journal.insert(tasks)
-        } catch {
-            throw QueueAccess.fail(error)
-        }
+        var sink = try TaskSink.open(state)
+        defer { sink.close() }
+        let ids = try await sink.insert(tasks)
         for (id, task) in zip(ids, tasks) {
             Console.output("#\(id) \(task.startsPaused ? "paused" : "queued") \(task.spec.urls.map(\.masked.displayable).joined(separator: " "))")
         }
@@ -164,8 +160,8 @@ struct AddCommand: AsyncParsableCommand {
             for error in errors { Console.error(error) }
             throw ExitStatus.usage
         }
-        let journal = try QueueAccess.openJournal(state)
-        defer { try? journal.close() }
+        var sink = try TaskSink.open(state)
+        defer { sink.close() }
         let reader: BatchInputReader
         do {
             reader = try BatchInputReader.open(path: path, standardInput: FileHandle.standardInput, defaults: defaults)
@@ -178,13 +174,14 @@ struct AddCommand: AsyncParsableCommand {
         var chunk: [NewTask] = []
         var added = 0
         var skipped = 0
-        func flush() throws {
+        var firstID: TaskID?
+        var lastID: TaskID?
+        func flush() async throws {
             guard !chunk.isEmpty else { return }
-            do {
-                added += try journal.insert(chunk).count
-            } catch {
-                throw QueueAccess.fail(error)
-            }
+            let ids = try await sink.insert(chunk)
+            added += ids.count
+            firstID = firstID ?? ids.first
+            lastID = ids.last ?? lastID
             chunk.removeAll(keepingCapacity: true)
         }
         do {
@@ -193,6 +190,8 @@ struct AddCommand: AsyncParsableCommand {
                 case .error(let error):
                     skipped += 1
                     Console.error("\(shownPath): \(error.description)")
+                case .warning(let warning):
+                    Console.error("\(shownPath): \(warning.description)")
                 case .entry(let entry):
                     var task = entry.task
                     if let problem = directories.prepare(&task.spec.destinationDirectory) {
@@ -201,16 +200,18 @@ struct AddCommand: AsyncParsableCommand {
                         continue
                     }
                     chunk.append(task)
-                    if chunk.count >= 5_000 { try flush() }
+                    if chunk.count >= 5_000 { try await flush() }
                 }
             }
         } catch let error as QueueError {
-            try flush()
+            try await flush()
             Console.error("\(shownPath): \(error.description)")
             throw ExitStatus.usage
         }
-        try flush()
-        Console.error("added \(added) task\(added == 1 ? "" : "s") from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
+        try await flush()
+        var ids = ""
+        if let firstID, let lastID { ids = firstID == lastID ? " (#\(firstID))" : " (#\(firstID) to #\(lastID))" }
+        Console.error("added \(added) task\(added == 1 ? "" : "s")\(ids) from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
         if skipped > 0 { throw ExitStatus.usage }
     }
 

@@ -3,6 +3,7 @@ import FerryQueue
 import FerryRPC
 import FerryTUI
 import Foundation
+import Synchronization
 
 /// `DaemonActivity` is the `TransferActivity` of a daemon the terminal UI is attached to:
 /// its events come from `ferry.activity` over `control.sock`, asked every `pollInterval`
@@ -19,6 +20,11 @@ final class DaemonActivity: TransferActivity {
     /// `socketPath` is the daemon's `control.sock`.
     let socketPath: String
     private let commands: AsyncStream<Call>.Continuation
+    private let stopAsked = Atomic<Bool>(false)
+
+    /// `stopRequested` is true once the user asked to quit and stop the transfers; the
+    /// session stops the daemon after the UI has closed.
+    var stopRequested: Bool { stopAsked.load(ordering: .acquiring) }
 
     /// `Call` is one RPC call to make for the user.
     private struct Call: Sendable {
@@ -70,6 +76,11 @@ final class DaemonActivity: TransferActivity {
     func retry(_ id: TaskID) { send("ferry.retry", [gid(id)]) }
     func remove(_ id: TaskID, deleteFile: Bool) { send("ferry.remove", [gid(id), .bool(deleteFile)]) }
     func journalDidChange() { send("ferry.journalChanged", []) }
+    func stopEngine() { stopAsked.store(true, ordering: .releasing) }
+    func setLimits(_ limits: TransferLimits) {
+        send("ferry.setLimits", [["maxConcurrent": .integer(Int64(limits.maximumConcurrent)),
+                                  "maxPerHost": .integer(Int64(limits.maximumPerHost))]])
+    }
 
     private func send(_ method: String, _ params: [JSONValue]) {
         commands.yield(Call(method: method, params: params))
@@ -86,6 +97,7 @@ final class DaemonActivity: TransferActivity {
         /// `next` is the number to ask with next; `nil` before the first answer.
         private(set) var next: Int64?
         private var started: Set<TaskID> = []
+        private var limits: TransferLimits?
 
         mutating func take(_ answer: JSONValue) -> [ActivityEvent] {
             guard let object = answer.objectValue, let number = object["next"]?.integerValue else { return [] }
@@ -96,6 +108,14 @@ final class DaemonActivity: TransferActivity {
                 events.append(.journalChanged)
             }
             next = number
+            if let told = object["limits"]?.objectValue, let concurrent = told["maxConcurrent"]?.integerValue,
+               let perHost = told["maxPerHost"]?.integerValue {
+                let current = TransferLimits(maximumConcurrent: Int(concurrent), maximumPerHost: Int(perHost))
+                if current != limits {
+                    limits = current
+                    events.append(.limits(current))
+                }
+            }
             for item in object["events"]?.arrayValue ?? [] {
                 guard let event = item.objectValue, let kind = event["kind"]?.stringValue else { continue }
                 if kind == "journalChanged" {

@@ -14,7 +14,8 @@ struct DaemonCommand: AsyncParsableCommand {
         discussion: """
         The daemon holds the queue of its state directory (a second engine is refused) and \
         keeps running when nothing is left to do: tasks added later, through RPC or by \
-        `ferry add`, start at once. It always listens on control.sock in the state directory \
+        `ferry add`, start at once. With --exit-when-idle it stops once nothing is queued or \
+        running and no client (a WebSocket, or a terminal UI) is attached. It always listens on control.sock in the state directory \
         (mode 0600); with --rpc-port also on TCP, where every call must carry the secret \
         ("token:SECRET" as its first parameter, as in aria2). `ferry stop`, SIGTERM or Ctrl-C \
         stop it: running transfers are checkpointed and stay queued. See docs/RPC.md.
@@ -29,7 +30,15 @@ struct DaemonCommand: AsyncParsableCommand {
     @Flag(name: .customLong("detached"), help: ArgumentHelp(visibility: .private))
     var detachedChild = false
 
+    @Flag(name: .customLong("exit-when-idle"), help: "Stop once nothing is queued or running and no client (a WebSocket, or a terminal UI) is attached (checked every second, after a grace of a few seconds); for a daemon started for a client.")
+    var exitWhenIdle = false
+
+    @Option(name: .customLong("poll-interval"), help: ArgumentHelp("Seconds between reads of the journal's revision (changes made without the daemon).", visibility: .private))
+    var pollInterval: Double = 1
+
     @OptionGroup var limits: EngineLimits
+
+    @OptionGroup var hooks: HookOptions
 
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
@@ -40,7 +49,16 @@ struct DaemonCommand: AsyncParsableCommand {
     enum StopReason: Sendable {
         case signal(Int32)
         case shutdown
+        case idle
         case serverFailed(String)
+    }
+
+    /// `idleGrace` is how long a daemon started with `--exit-when-idle` stays idle before it
+    /// stops: its client has that long to attach after starting it.
+    static let idleGrace: Duration = .seconds(3)
+
+    func validate() throws {
+        guard pollInterval > 0, pollInterval <= 86_400 else { throw ValidationError("--poll-interval must be between 0 and 86400 seconds") }
     }
 
     func run() async throws {
@@ -72,8 +90,9 @@ struct DaemonCommand: AsyncParsableCommand {
         defer { try? journal.close() }
         let directory = try DownloadDirectory.prepareForCommand(dir)
         let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
-                                                   maximumPerHost: limits.maxPerHost)
+                                                   maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
         let scheduler = Scheduler(journal: journal, configuration: configuration)
+        HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
@@ -94,11 +113,13 @@ struct DaemonCommand: AsyncParsableCommand {
                 stop.yield(.serverFailed("cannot listen: \(error)"))
             }
         }
+        let watching = exitWhenIdle ? DaemonCommand.watchIdle(engine, grace: DaemonCommand.idleGrace) { stop.yield(.idle) } : nil
         var reason = StopReason.shutdown
         for await next in stops {
             reason = next
             break
         }
+        watching?.cancel()
         serving.cancel()
         _ = await serving.result
         await scheduler.stop()
@@ -106,11 +127,39 @@ struct DaemonCommand: AsyncParsableCommand {
         unlink(socketPath)
         trap.cancel()
         switch reason {
-        case .signal, .shutdown:
+        case .signal(let number):
+            // The terminal echoed ^C without a line break: the message starts on a line of its own.
+            if number == SIGINT && Console.stderrIsTerminal { Console.status("\n") }
             Console.error("daemon stopped; unfinished transfers stay queued")
+        case .shutdown:
+            Console.error("daemon stopped; unfinished transfers stay queued")
+        case .idle:
+            Console.error("daemon stopped: nothing left to run and no client attached")
         case .serverFailed(let message):
             Console.error("daemon: \(message)")
             throw ExitStatus.usage
+        }
+    }
+
+    /// `watchIdle(_:grace:then:)` checks every second whether `engine` is idle (nothing queued
+    /// or running, no WebSocket client) and calls `then` once it has been for `grace`.
+    static func watchIdle(_ engine: RPCEngine, grace: Duration, then stop: @escaping @Sendable () -> Void) -> Task<Void, Never> {
+        Task {
+            let clock = ContinuousClock()
+            var idleSince: ContinuousClock.Instant?
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard engine.isIdle() else {
+                    idleSince = nil
+                    continue
+                }
+                let since = idleSince ?? clock.now
+                idleSince = since
+                if clock.now - since >= grace {
+                    stop()
+                    return
+                }
+            }
         }
     }
 }

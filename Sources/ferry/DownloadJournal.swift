@@ -39,16 +39,6 @@ final class DownloadJournal: Sendable {
         }
     }
 
-    /// The unfinished download tasks (queued, running, paused or failed), at most 100 000.
-    func unfinishedDownloads() throws(QueueError) -> [TaskRecord] {
-        try journal.tasks(in: [.queued, .running, .paused, .failed], limit: 100_000).filter { $0.kind == .download }
-    }
-
-    /// The finished downloads, at most 100 000, the latest first.
-    func finishedDownloads() throws(QueueError) -> [TaskRecord] {
-        try journal.tasks(in: [.done], limit: 100_000).filter { $0.kind == .download }.reversed()
-    }
-
     /// `savedFile(of:)` is the file a finished download saved, when it is still there.
     static func savedFile(of record: TaskRecord) -> String? {
         var status = stat()
@@ -84,5 +74,17 @@ final class DownloadJournal: Sendable {
     static func matches(_ record: TaskRecord, url: URL, directory: URL, name: String?) -> Bool {
         record.spec.urls.count == 1 && record.spec.urls.first?.string == url.absoluteString
             && record.spec.destinationDirectory == directory.path && record.spec.requestedName == name
+    }
+}
+
+extension Journal {
+    /// The unfinished download tasks (queued, running, paused or failed), at most 100 000.
+    func unfinishedDownloads() throws(QueueError) -> [TaskRecord] {
+        try tasks(in: [.queued, .running, .paused, .failed], limit: 100_000).filter { $0.kind == .download }
+    }
+
+    /// The finished downloads, at most 100 000, the latest first.
+    func finishedDownloads() throws(QueueError) -> [TaskRecord] {
+        try tasks(in: [.done], limit: 100_000).filter { $0.kind == .download }.reversed()
     }
 }

@@ -33,6 +33,8 @@ struct DownloadOptions: ParsableArguments {
 
     @OptionGroup var limits: EngineLimits
 
+    @OptionGroup var hooks: HookOptions
+
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 

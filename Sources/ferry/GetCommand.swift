@@ -78,33 +78,26 @@ struct GetCommand: AsyncParsableCommand {
         let directory = try DownloadDirectory.prepareForCommand(options.dir)
 
         let environment = ProcessInfo.processInfo.environment
+        let request = GetRequest(urls: parsed, directory: directory, options: options, headers: headers, rate: rate, checksum: checksum)
         let journal: DownloadJournal
         do throws(QueueError) {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
         } catch {
-            // Another engine running the queue is a usage error; a state directory or journal
-            // that cannot be used (read-only, full, ...) is a local file error.
+            // A daemon running the queue takes the downloads; another engine running it is a
+            // usage error; a state directory or journal that cannot be used (read-only, full,
+            // ...) is a local file error.
+            if case .lock(.heldByAnotherProcess) = error, try await getThroughDaemon(request) { return }
             throw QueueAccess.fail(error)
         }
         let plan: GetPlan
-        do throws(QueueError) {
-            plan = try GetPlan.make(urls: parsed, journal: journal, directory: directory, options: options,
-                                    headers: headers, rate: rate, checksum: checksum)
+        do {
+            plan = try await GetPlan.make(request, store: journal)
         } catch {
-            Console.error(error.description)
             journal.close()
-            throw ExitStatus.localFile
+            throw GetPlan.fail(error)
         }
-        let style: Reporter.Style = options.json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
-        for path in plan.alreadySaved {
-            Console.status("already saved \(path)\n")
-        }
-        if style != .json {
-            for (url, offset) in plan.resuming {
-                Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(offset))\n")
-            }
-        }
-        guard !plan.jobs.isEmpty else {
+        let style = Reporter.Style(json: options.json)
+        guard plan.announce(style: style) else {
             journal.close()
             return
         }
@@ -122,6 +115,7 @@ struct GetCommand: AsyncParsableCommand {
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
+        HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
@@ -152,6 +146,30 @@ struct GetCommand: AsyncParsableCommand {
     }
 }
 
+/// `GetRequest` is what one `ferry get` asks for, its input checked.
+struct GetRequest {
+    var urls: [URL]
+    var directory: URL
+    var options: DownloadOptions
+    var headers: HTTPHeaders
+    var rate: Int64?
+    var checksum: ExpectedChecksum?
+}
+
+/// `GetTaskStore` is where `ferry get` records its downloads: its own journal under the
+/// engine lock (`DownloadJournal`), or the daemon running the queue (`DaemonDownloads`).
+protocol GetTaskStore {
+    /// `journal` is read for the downloads of earlier runs of the same command.
+    var journal: Journal { get }
+    /// `requeue(_:speedCap:)` queues an unfinished download of an earlier run again, with this
+    /// run's speed cap, and returns its entry.
+    func requeue(_ record: TaskRecord, speedCap: Int64?) async throws -> DownloadJournal.Entry
+    /// `insert(_:)` records a new download.
+    func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry
+}
+
+extension DownloadJournal: GetTaskStore {}
+
 /// `GetPlan` is what one `ferry get` runs: each URL's task in the journal (an unfinished one
 /// of an earlier run of the same command, or a new one), and the files it already saved.
 struct GetPlan {
@@ -162,16 +180,17 @@ struct GetPlan {
     /// Downloads that continue a `.part`, with the offset they resume at.
     var resuming: [(URL, Int64)] = []
 
-    static func make(urls: [URL], journal: DownloadJournal, directory: URL, options: DownloadOptions,
-                     headers: HTTPHeaders, rate: Int64?, checksum: ExpectedChecksum?) throws(QueueError) -> GetPlan {
+    static func make(_ request: GetRequest, store: some GetTaskStore) async throws -> GetPlan {
         var plan = GetPlan()
-        let unfinished = try journal.unfinishedDownloads()
-        let finished = options.overwrite ? [] : try journal.finishedDownloads()
+        let options = request.options
+        let unfinished = try store.journal.unfinishedDownloads()
+        let finished = options.overwrite ? [] : try store.journal.finishedDownloads()
         // Each record stands for one URL of the command (a URL given twice is two downloads).
         var used = Set<TaskID>()
-        let fields = try headers.map { field throws(QueueError) in try HeaderField(name: field.name, value: field.value) }
-        let expected = try checksum.map { value throws(QueueError) in try Checksum(parsing: value.description) }
-        for url in urls {
+        let fields = try request.headers.map { field throws(QueueError) in try HeaderField(name: field.name, value: field.value) }
+        let expected = try request.checksum.map { value throws(QueueError) in try Checksum(parsing: value.description) }
+        let directory = request.directory
+        for url in request.urls {
             let name = options.output
             if let record = finished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }),
                let path = DownloadJournal.savedFile(of: record) {
@@ -181,21 +200,43 @@ struct GetPlan {
             }
             let entry: DownloadJournal.Entry
             if let record = unfinished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }) {
-                entry = try journal.requeue(record, speedCap: rate)
+                entry = try await store.requeue(record, speedCap: request.rate)
                 if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
                 let spec = TaskSpec(
                     urls: [try TransferURL(validating: url.absoluteString)], headers: fields,
                     destinationDirectory: directory.path, requestedName: name, overwrite: options.overwrite,
                     checksum: expected, useContentDisposition: options.contentDisposition,
-                    options: TaskOptions(maxDownloadLimit: rate)
+                    options: TaskOptions(maxDownloadLimit: request.rate)
                 )
-                entry = try journal.insert(spec)
+                entry = try await store.insert(spec)
             }
             used.insert(entry.id)
             plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url))
         }
         return plan
+    }
+
+    /// `fail(_:)` reports an error met while planning and is the status it ends the run with
+    /// (a journal error is a local file error; the daemon's errors were reported already).
+    static func fail(_ error: any Error) -> ExitStatus {
+        if let status = error as? ExitStatus { return status }
+        Console.error((error as? QueueError)?.description ?? "\(error)")
+        return ExitStatus.localFile
+    }
+
+    /// `announce(style:)` says which files were saved already and which downloads resume;
+    /// returns whether anything is left to download.
+    func announce(style: Reporter.Style) -> Bool {
+        for path in alreadySaved {
+            Console.status("already saved \(path)\n")
+        }
+        if style != .json {
+            for (url, offset) in resuming {
+                Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(offset))\n")
+            }
+        }
+        return !jobs.isEmpty
     }
 }
 

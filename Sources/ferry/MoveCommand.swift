@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryQueue
+import FerryRPC
 
 /// `MoveCommand` is `ferry move ID --to N|--up|--down|--top|--bottom`: change a task's place
 /// in the queue order (what starts next), as J and K do in the terminal UI.
@@ -41,6 +42,7 @@ struct MoveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if try await DaemonClient.acting(on: state, moveThroughDaemon) { return }
         let journal = try QueueAccess.openJournal(state)
         defer { try? journal.close() }
         let task = TaskID(id)
@@ -54,11 +56,35 @@ struct MoveCommand: AsyncParsableCommand {
             let place = try journal.place(of: task)
             Console.error(moved ? "#\(id) is now at place \(place)" : "#\(id) stays at place \(place)")
         } catch {
-            if case .journal(.taskNotFound) = error {
-                Console.error("#\(id): no such task")
-                throw ExitStatus.usage
-            }
+            if case .journal(.taskNotFound) = error { throw noSuchTask() }
             throw QueueAccess.fail(error)
         }
+    }
+
+    /// `moveThroughDaemon(_:)` asks the daemon running the queue to move the task
+    /// (`ferry.move`), which also takes back at once the tasks it handed ahead.
+    private func moveThroughDaemon(_ daemon: DaemonClient) async throws {
+        let task = TaskID(id)
+        guard id > 0 else { throw noSuchTask() }
+        let how = to != nil ? "to" : up ? "up" : down ? "down" : top ? "top" : "bottom"
+        let params: [JSONValue] = [.string(GID.string(for: task)), .string(how)] + (to.map { [.integer(Int64($0))] } ?? [])
+        switch try await daemon.attempt("ferry.move", params) {
+        case .failure(let error) where error == RPCError.notFound(task):
+            throw noSuchTask()
+        case .failure(let error):
+            throw DaemonClient.fail(error)
+        case .success(let result):
+            guard let members = result.objectValue, let place = members["place"]?.integerValue else {
+                Console.error("the daemon's answer to ferry.move is not understood")
+                throw ExitStatus.transferFailed
+            }
+            let moved = members["moved"] == .bool(true)
+            Console.error(moved ? "#\(id) is now at place \(place)" : "#\(id) stays at place \(place)")
+        }
+    }
+
+    private func noSuchTask() -> ExitStatus {
+        Console.error("#\(id): no such task")
+        return ExitStatus.usage
     }
 }

@@ -67,7 +67,7 @@ struct PutCommand: AsyncParsableCommand {
         }
         guard let body = request.body else { throw ExitStatus.usage }
         let session = SessionManager()
-        let style: Reporter.Style = json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
+        let style = Reporter.Style(json: json)
         let reporter = Reporter(style: style, jobCount: 1, verb: "uploading to")
         let following = reporter.follow(session)
         let output = ReplyOutput(mode: json ? .keep : (pretty ? .pretty : .raw), terminal: Console.stdoutIsTerminal)

@@ -1,12 +1,13 @@
 import ArgumentParser
 import FerryQueue
+import FerryRPC
 import Foundation
 
 /// `RemoveCommand` is `ferry remove ID...|--all|--state STATE [--delete-file]`.
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove tasks from the queue; a running engine stops them within a second.",
+        abstract: "Remove tasks from the queue; a running engine stops them (a daemon at once, another within a second).",
         discussion: "Files are kept unless --delete-file is given: then the finished file (if the task was done) and the partial NAME.part file are deleted too. --state done (or failed, or cancelled; repeatable) purges the finished tasks in that state.")
 
     @OptionGroup var selection: TaskSelection
@@ -24,10 +25,18 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         if !state.isEmpty {
-            try purge()
+            try await purge()
             return
         }
         let ids = try selection.parsed()
+        let tasks: TaskSet = selection.all ? .all : .ids(ids)
+        var counts: (removed: Int, deleted: Int)?
+        if try await DaemonClient.acting(on: stateOptions, { daemon in
+            counts = try await daemon.answer("ferry.remove", [tasks.json, .bool(deleteFile)], read: RemoveCommand.counts)
+        }), let counts {
+            try report(removed: counts.removed, deleted: counts.deleted, ids: ids)
+            return
+        }
         let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
         let cwd = FileManager.default.currentDirectoryPath
@@ -45,19 +54,32 @@ struct RemoveCommand: AsyncParsableCommand {
             for record in records {
                 deleted += TaskFiles.delete(of: record, defaultDirectory: cwd).count
             }
-            Console.error("removed \(removed) task\(removed == 1 ? "" : "s")\(deleteFile ? "; deleted \(deleted) file\(deleted == 1 ? "" : "s")" : "")")
-            if !selection.all && removed < Set(ids).count {
-                Console.error("\(Set(ids).count - removed) of the ids did not exist")
-                throw ExitStatus.usage
-            }
+            try report(removed: removed, deleted: deleted, ids: ids)
         } catch let error as QueueError {
             throw QueueAccess.fail(error)
         }
     }
 
+    /// `report(removed:deleted:ids:)` says what was removed (and deleted); ids that did not
+    /// exist make the status 2.
+    private func report(removed: Int, deleted: Int, ids: [TaskID]) throws {
+        Console.error("removed \(removed) task\(removed == 1 ? "" : "s")\(deleteFile ? "; deleted \(deleted) file\(deleted == 1 ? "" : "s")" : "")")
+        if !selection.all && state.isEmpty && removed < Set(ids).count {
+            Console.error("\(Set(ids).count - removed) of the ids did not exist")
+            throw ExitStatus.usage
+        }
+    }
+
+    /// `counts(_:)` reads the daemon's answer to `ferry.remove` and `ferry.purge`.
+    private static func counts(_ answer: JSONValue) -> (removed: Int, deleted: Int)? {
+        guard let removed = answer.objectValue?["removed"]?.integerValue,
+              let deleted = answer.objectValue?["deleted"]?.integerValue else { return nil }
+        return (Int(removed), Int(deleted))
+    }
+
     /// `purge()` removes every task in the `--state` states (finished ones only), deleting
     /// their files with `--delete-file`.
-    private func purge() throws {
+    private func purge() async throws {
         if selection.all || !selection.ids.isEmpty {
             Console.error("give task ids, --all or --state, not more than one")
             throw ExitStatus.usage
@@ -69,6 +91,14 @@ struct RemoveCommand: AsyncParsableCommand {
                 throw ExitStatus.usage
             }
             states.insert(chosen)
+        }
+        var counts: (removed: Int, deleted: Int)?
+        let names = JSONValue.array(states.map(\.rawValue).sorted().map { .string($0) })
+        if try await DaemonClient.acting(on: stateOptions, { daemon in
+            counts = try await daemon.answer("ferry.purge", [names, .bool(deleteFile)], read: RemoveCommand.counts)
+        }), let counts {
+            try report(removed: counts.removed, deleted: counts.deleted, ids: [])
+            return
         }
         let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
@@ -82,7 +112,7 @@ struct RemoveCommand: AsyncParsableCommand {
             for record in records where try journal.task(record.id) == nil {
                 deleted += TaskFiles.delete(of: record, defaultDirectory: cwd).count
             }
-            Console.error("removed \(removed) task\(removed == 1 ? "" : "s")\(deleteFile ? "; deleted \(deleted) file\(deleted == 1 ? "" : "s")" : "")")
+            try report(removed: removed, deleted: deleted, ids: [])
         } catch let error as QueueError {
             throw QueueAccess.fail(error)
         }

@@ -9,6 +9,12 @@ final class Reporter: Sendable {
     /// `Style` is how progress is shown.
     enum Style {
         case terminal, plain, json
+
+        /// `init(json:)` is JSON lines with `--json`, else a redrawn line when stderr is a
+        /// terminal, else plain lines.
+        init(json: Bool) {
+            self = json ? .json : (Console.stderrIsTerminal ? .terminal : .plain)
+        }
     }
 
     /// `Live` is a running transfer: its own task (read at each redraw) or, for a queued task,
@@ -65,12 +71,14 @@ final class Reporter: Sendable {
         let events = scheduler.events()
         return Task.detached { [self] in
             for await event in events {
-                self.take(event, jobs: jobs)
+                self.show(event, jobs: jobs)
             }
         }
     }
 
-    private func take(_ event: SchedulerEvent, jobs: [TaskID: Job]) {
+    /// `show(_:jobs:)` shows one event of a scheduler's task in `jobs` (a scheduler's own, or
+    /// one a follower of a daemon made from what it reported).
+    func show(_ event: SchedulerEvent, jobs: [TaskID: Job]) {
         switch event {
         case .started(let id):
             guard let job = jobs[id] else { return }

@@ -24,6 +24,8 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup var limits: EngineLimits
 
+    @OptionGroup var hooks: HookOptions
+
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
 
@@ -42,10 +44,10 @@ struct ResumeCommand: AsyncParsableCommand {
             guard case .lock(.heldByAnotherProcess) = error, selection.all || !ids.isEmpty else {
                 throw QueueAccess.fail(error)
             }
-            // Another engine runs the queue: queue the tasks and let it start them.
-            let journal = try QueueAccess.open(stateDirectory, policy: .fail)
-            defer { try? journal.close() }
-            try requeue(journal, ids: ids)
+            // Another engine runs the queue: queue the tasks and let it start them (a daemon
+            // does both at once).
+            try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.resume",
+                                        to: .queued, from: [.paused, .failed], verb: "queued")
             Console.error("\(error.description); it starts them within a second")
             return
         }
@@ -59,6 +61,7 @@ struct ResumeCommand: AsyncParsableCommand {
         let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
                                                    maximumPerHost: limits.maxPerHost)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
+        HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)
         let trap = SignalTrap.install { _ in
@@ -89,6 +92,7 @@ struct ResumeCommand: AsyncParsableCommand {
     }
 
     private func requeue(_ journal: Journal, ids: [TaskID]) throws {
-        try StateChange.apply(journal, ids: ids, all: selection.all, to: .queued, from: [.paused, .failed], verb: "queued")
+        let report = try StateChange.apply(journal, ids: ids, all: selection.all, to: .queued, from: [.paused, .failed])
+        try StateChange.print(report, ids: ids, all: selection.all, verb: "queued")
     }
 }

@@ -18,7 +18,12 @@ struct StopCommand: AsyncParsableCommand {
     @OptionGroup var state: StateOptions
 
     func run() async throws {
-        let stateDirectory = try QueueAccess.directory(state)
+        try await Self.stop(try QueueAccess.directory(state))
+    }
+
+    /// `stop(_:)` asks the daemon of `stateDirectory` to stop and waits until it let the
+    /// queue go, saying so; throws an exit status when no daemon runs or it does not stop.
+    static func stop(_ stateDirectory: StateDirectory) async throws {
         do {
             _ = try await ControlClient.call(socketPath: stateDirectory.controlSocketPath, method: "aria2.shutdown")
         } catch .noDaemon {

@@ -11,6 +11,8 @@ struct TerminalOptions: ParsableArguments {
 
     @OptionGroup var limits: EngineLimits
 
+    @OptionGroup var hooks: HookOptions
+
     @Option(name: .customLong("render-benchmark"), help: .hidden)
     var renderBenchmarkFrames: Int?
 }

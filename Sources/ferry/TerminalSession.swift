@@ -35,9 +35,11 @@ enum TerminalSession {
         var notice: String?
         if !(await daemonAnswers(socketPath)) {
             notice = try prepareJournal(directory)
-            var arguments = ["daemon", "--state-dir", directory.path,
+            // Started for this window: it exits once nothing is left to run and no client follows it.
+            var arguments = ["daemon", "--exit-when-idle", "--state-dir", directory.path,
                              "--max-concurrent", String(options.limits.maxConcurrent), "--max-per-host", String(options.limits.maxPerHost)]
             if let dir = options.directory { arguments += ["--dir", dir] }
+            arguments += options.hooks.arguments
             try await DaemonLauncher.launch(stateDirectory: directory, arguments: arguments, announce: false)
         }
         let journal: Journal
@@ -56,11 +58,14 @@ enum TerminalSession {
             lastDirectory: options.directory == nil ? memory.load() : nil,
             homeDirectory: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         )
-        let controller = QueueController(journal: journal, activity: DaemonActivity(socketPath: socketPath), directoryMemory: memory)
+        let activity = DaemonActivity(socketPath: socketPath)
+        let controller = QueueController(journal: journal, activity: activity, directoryMemory: memory)
         let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: notice)
         // The controller finishes its writes before the journal closes.
         controller.close()
         switch outcome {
+        case .success where activity.stopRequested:
+            try await StopCommand.stop(directory)
         case .success:
             sayWhatGoesOn(journal)
         case .failure(.notATerminal):

@@ -112,6 +112,7 @@ import Testing
         defer { www.remove(); state.remove() }
         try Pattern.writeFile(at: www.file("one.bin"), count: 40_000, seed: 1)
         try Pattern.writeFile(at: www.file("two.bin"), count: 50_000, seed: 2)
+        try Pattern.writeFile(at: www.file("three.bin"), count: 30_000, seed: 3)
         let nginx = try NginxServer.start(root: www.url)
         defer { nginx.stop() }
         let base = nginx.baseURL.absoluteString
@@ -138,18 +139,19 @@ import Testing
         let added = try ferry(["add", "-i", "-", "-d", out.path], state: state,
                               stdin: try Data(contentsOf: URL(fileURLWithPath: plain.path + ".gz")))
 
-        // Then the bad lines are named, status 2, and the good entries are queued as written.
+        // Then the bad line is named, status 2, an aria2 option Ferry ignores is a warning, and
+        // the good entries are queued as written.
         #expect(added.exitStatus == 2)
         #expect(added.stderr.contains("line 5"))
-        #expect(added.stderr.contains("line 11: unsupported option"))
-        #expect(added.stderr.contains("added 2 tasks"))
+        #expect(added.stderr.contains("line 11: split is ignored"))
+        #expect(added.stderr.contains("added 3 tasks (#1 to #3)"), "\(added.stderr)")
         let tasks = try listed(state)
-        #expect(tasks.count == 2)
+        #expect(tasks.count == 3)
         #expect((tasks.first?["urls"] as? [String])?.count == 2)
         #expect(tasks.first?["name"] as? String == "first.bin")
         #expect(tasks.first?["headers"] as? [String] == ["Authorization: ***"])
         #expect(!(try ferry(["list"], state: state).stdout.contains("s3cret")))
-        #expect((tasks.last?["dir"] as? String)?.hasSuffix("/sub") == true)
+        #expect((tasks[1]["dir"] as? String)?.hasSuffix("/sub") == true)
 
         // When the queue runs, the first entry falls back to its second mirror.
         let resumed = try ferry(["resume"], state: state)

@@ -327,6 +327,56 @@ struct TerminalCommandTests {
         #expect(try journal.tasks(limit: 10).map(\.state) == [.queued])
     }
 
+    @Test func shiftQAsksThenStopsTheDaemonAndTheTransfersStayQueued() throws {
+        // Given ferry open with one slow download running in its daemon
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["stopped.bin"], in: www)
+        defer { nginx.stop() }
+        let fixture = try Fixture(width: 80, height: 16)
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+        try fixture.addFromAnotherShell(nginx.url("stopped.bin").absoluteString)
+        #expect(terminal.waitUntil { Self.starts(fixture.row("stopped.bin"), with: "⇣") }, "\(terminal.screen())")
+        // When the user presses Q and answers y
+        try terminal.send("Q")
+        #expect(terminal.waitUntil { terminal.screen().contains { $0.contains("Quit and stop them?") } }, "\(terminal.screen())")
+        try terminal.send("y")
+        // Then ferry exits 0 once the daemon stopped, and the task is queued for next time
+        #expect(terminal.waitUntil(seconds: 30) { terminal.exitLine() != nil })
+        #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "") \(terminal.standardError())")
+        #expect(terminal.standardError().contains("daemon stopped"), "\(terminal.standardError())")
+        let lock = try EngineLock.acquire(at: fixture.stateDirectory + "/engine.lock")
+        lock.release()
+        let journal = try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
+        defer { try? journal.close() }
+        #expect(try journal.tasks(limit: 10).map(\.state) == [.queued])
+    }
+
+    @Test func theDaemonStartedForTheWindowStaysWhileItIsOpenAndLeavesWhenNothingIsLeft() throws {
+        // Given ferry open on an empty queue (its daemon started for it)
+        let fixture = try Fixture(width: 80, height: 12)
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+        let lockPath = fixture.stateDirectory + "/engine.lock"
+        // When the window stays open longer than the daemon's idle grace
+        Thread.sleep(forTimeInterval: 6)
+        // Then the daemon still holds the queue: the window counts as a client
+        #expect(throws: (any Error).self) { try EngineLock.acquire(at: lockPath).release() }
+        // When the window closes with nothing left to run
+        try terminal.send("q")
+        #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+        // Then the daemon leaves by itself within a few seconds
+        var released = false
+        #expect(terminal.waitUntil(seconds: 20) {
+            guard let lock = try? EngineLock.acquire(at: lockPath) else { return false }
+            lock.release()
+            released = true
+            return true
+        })
+        #expect(released)
+    }
+
     @Test func withoutATerminalFerrySaysSoAndExits2() throws {
         // Given a state directory
         let work = try TemporaryDirectory(prefix: "ferry-tui-e2e")

@@ -123,7 +123,7 @@ import Testing
               out=ignored-with-its-entry
             https://ok.example/3
             https://skipped.example/4
-              split=5
+              max-tries=lots
             https://ok.example/5
             https://skipped.example/6
               no-equals-sign
@@ -148,19 +148,68 @@ import Testing
         #expect(lineErrors.map(\.reason) == [
             .optionWithoutEntry,
             .invalidURL("ftp://bad.example/2", detail: "unsupported scheme 'ftp' (only http and https)"),
-            .unsupportedOption("split"),
+            .invalidOption(name: "max-tries", detail: "expected a number of attempts (0 for no limit)"),
             .malformedOption,
-            .invalidOption(name: "out", detail: "must be a file name, not a path (use dir=)"),
+            .invalidOption(name: "out", detail: "must be a name or a path inside dir= (no empty, '.' or '..' parts)"),
             .invalidURL("https://***@bad example/9", detail: "contains spaces or control characters (CR, LF, tab...)"),
             .invalidUTF8,
             .invalidUTF8,
         ])
-        #expect(lineErrors[2].description == "line 7: unsupported option 'split'; the entry on line 6 was skipped")
+        #expect(lineErrors[2].description == "line 7: invalid value for option 'max-tries': expected a number of attempts (0 for no limit); the entry on line 6 was skipped")
         #expect(!lineErrors.map(\.description).joined().contains("secret"))
         let found = entries(items)
         #expect(found.map(\.line) == [2, 5, 8, 11, 16, 20])
         #expect(found.map { $0.task.spec.urls[0].string.split(separator: "/").last } == ["1", "3", "5", "7", "16", "20"])
         #expect(found[4].task.spec.requestedName == "\u{1F600}.bin")
+    }
+
+    @Test func anAria2ListReadsAsItIsWithAWarningPerIgnoredOption() throws {
+        // Given a list written for aria2: mirrors, split, continue, user-agent, a login,
+        // an output path inside the directory, and options Ferry does not apply
+        let temp = try TemporaryDirectory()
+        let path = try temp.write("""
+            # for aria2c -i
+            https://a.example/iso\thttps://b.example/iso
+              split=8
+              max-connection-per-server=4
+              continue=true
+              user-agent=Wget/1.21
+              referer=https://a.example/
+              out=isos/debian.iso
+              dir=/srv/dl
+              max-tries=3
+              allow-overwrite=true
+            https://c.example/private
+              http-user=me
+              http-passwd=s3cret
+              split=2
+              some-future-option=1
+            https://d.example/plain
+              auto-file-renaming=true
+
+            """, to: "aria2.txt")
+
+        // When read
+        let items = try readAll(path, defaults: BatchDefaults(directory: "/home/me/dl"))
+
+        // Then every entry is kept, no error, one warning per ignored option name
+        #expect(errors(items).isEmpty)
+        let warnings = items.compactMap { if case .warning(let warning) = $0 { warning } else { nil } }
+        #expect(warnings.map(\.option) == ["split", "max-connection-per-server", "some-future-option"])
+        #expect(warnings.map(\.line) == [3, 4, 16])
+        #expect(warnings[0].description == "line 3: split is ignored (one connection per file); the entry is kept")
+        let found = entries(items)
+        #expect(found.count == 3)
+        let iso = found[0].task.spec
+        #expect(iso.urls.count == 2)
+        #expect(iso.destinationDirectory == "/srv/dl/isos" && iso.requestedName == "debian.iso")
+        #expect(iso.headers.map(\.masked) == ["User-Agent: Wget/1.21", "Referer: https://a.example/"])
+        #expect(iso.options.retries == 2 && iso.overwrite)
+        // The login is a Basic header, masked like any secret.
+        let login = found[1].task.spec
+        #expect(login.headers.map(\.masked) == ["Authorization: ***"])
+        #expect(login.headers.first?.value == "Basic " + Data("me:s3cret".utf8).base64EncodedString())
+        #expect(found[2].task.spec.destinationDirectory == "/home/me/dl")
     }
 
     @Test func gzipInputIsDetectedAndInflated() throws {

@@ -63,6 +63,33 @@ struct StatusListTests {
         #expect(stat.objectValue?["numWaiting"] == "2")
     }
 
+    @Test func aFailureKindSetAfterTheJournalChangedShowsOnceTheAttemptHasEnded() async throws {
+        // Given a failed task whose stopped list was asked for (and kept) before the scheduler
+        // noted the kind of its failure, which it does just after recording the attempt.
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try Journal.open(at: directory + "/journal.sqlite").journal
+        defer { try? journal.close() }
+        let id = try journal.insert(NewTask(spec: TaskSpec(urls: [try TransferURL(validating: "https://example.com/a")])))
+        try journal.updateState(id, to: .running)
+        try journal.updateState(id, to: .failed)
+        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
+        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
+                               onShutdown: {})
+        let request = StatusPages.Request(states: [.done, .failed, .cancelled], offset: 0, limit: 10, reversed: false,
+                                          keys: DownloadStatus.Keys(["errorCode"]))
+        let before = try engine.statusPages.answer(request, engine: engine)
+        #expect(String(decoding: before.serialized(), as: UTF8.self) == #"[{"errorCode":"1"}]"#)
+
+        // When the kind is noted and the attempt's end published.
+        scheduler.failures.record(id, .checksum)
+        engine.statusPages.attemptEnded()
+
+        // Then the list says it, with the journal unchanged.
+        let after = try engine.statusPages.answer(request, engine: engine)
+        #expect(String(decoding: after.serialized(), as: UTF8.self) == #"[{"errorCode":"32"}]"#)
+    }
+
     @Test func statusKeysAreWrittenInSortedOrder() {
         let names = DownloadStatus.Key.all.map(\.name)
         #expect(names == names.sorted())

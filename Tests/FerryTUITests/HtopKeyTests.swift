@@ -56,7 +56,7 @@ import Testing
         #expect(lines.contains { $0.keys == "?/F1" && $0.text == "Show this help" })
         #expect(lines.contains { $0.keys == "F3" && $0.text == "Filter (as /)" })
         #expect(lines.contains { $0.keys == "x/Del/F9" })
-        #expect(lines.contains { $0.keys == "q/F10" && $0.text == "Quit" })
+        #expect(lines.contains { $0.keys == "q/F10" && $0.text == "Quit; the transfers go on in the background" })
         #expect(lines.contains { $0.keys == "Esc" && $0.text == "Clear the filter" })
         #expect(lines.contains { $0.keys == "Paste" && $0.text.contains("add dialog") })
         #expect(lines.contains { $0.keys == "X" && $0.text.contains("done or the failed") })

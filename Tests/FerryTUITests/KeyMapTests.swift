@@ -61,7 +61,7 @@ import Testing
         }
         let bindings = keys.list.bindings.count + keys.form.bindings.count + keys.edit.bindings.count
             + keys.filter.bindings.count + keys.confirm.bindings.count + keys.help.bindings.count
-            + keys.text.bindings.count + keys.purge.bindings.count
+            + keys.text.bindings.count + keys.purge.bindings.count + keys.stop.bindings.count
         #expect(lines.filter { !$0.isTitle && !$0.keys.isEmpty }.count == bindings)
     }
 

@@ -15,6 +15,8 @@ CURLcode ccurl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t va
 CURLcode ccurl_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode ccurl_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode ccurl_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+/* A blob option (CAINFO_BLOB, ...): libcurl copies the bytes. */
+CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *data, size_t length);
 CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback callback);
 CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback callback);
 CURLcode ccurl_easy_setopt_seek_callback(CURL *handle, ccurl_seek_callback callback);

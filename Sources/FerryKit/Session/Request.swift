@@ -27,6 +27,8 @@ public struct Request: Sendable {
     public var lowSpeedLimit: Int?
     /// See ``lowSpeedLimit``; `nil` for the session's value. `nil` by default.
     public var lowSpeedTime: Int?
+    /// How this request's TLS peers are evaluated; `nil` (the session's) by default.
+    public var securityPolicy: SecurityPolicy?
 
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
         self.url = url

@@ -106,12 +106,7 @@ final class EasyHandle {
             set(CURLOPT_BUFFERSIZE, c.receiveBufferSize)
         }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
-        set(CURLOPT_SSL_VERIFYPEER, c.securityPolicy.verifiesPeer ? 1 : 0)
-        set(CURLOPT_SSL_VERIFYHOST, c.securityPolicy.verifiesPeer ? 2 : 0)
-        if let caFile = c.securityPolicy.certificateAuthorityFile { set(CURLOPT_CAINFO, string: caFile) }
-        if !c.securityPolicy.pinnedPublicKeyHashes.isEmpty {
-            set(CURLOPT_PINNEDPUBLICKEY, string: c.securityPolicy.pinnedPublicKeyHashes.joined(separator: ";"))
-        }
+        apply(request.securityPolicy ?? c.securityPolicy)
         set(CURLOPT_NOPROXY, string: Self.noProxyList)
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
@@ -162,6 +157,29 @@ final class EasyHandle {
         }
         requestHeaders = all
         applyHop()
+    }
+
+    /// `apply(_:)` sets the TLS options of `policy` (see `SecurityPolicy`): verification, the
+    /// authorities (the pinned certificates alone in certificate mode), key pins and the
+    /// client certificate.
+    private func apply(_ policy: SecurityPolicy) {
+        set(CURLOPT_SSL_VERIFYPEER, policy.verifiesPeer ? 1 : 0)
+        set(CURLOPT_SSL_VERIFYHOST, policy.verifiesPeer && policy.validatesDomainName ? 2 : 0)
+        if !policy.pinnedCertificates.isEmpty {
+            let bundle = Array(policy.pinnedCertificates.joined().utf8)
+            _ = bundle.withUnsafeBytes { bytes in ccurl_easy_setopt_blob(raw, CURLOPT_CAINFO_BLOB, bytes.baseAddress, bytes.count) }
+            _ = ccurl_easy_setopt_pointer(raw, CURLOPT_CAPATH, nil)
+        } else {
+            if let file = policy.certificateAuthorityFile { set(CURLOPT_CAINFO, string: file) }
+            if let directory = policy.certificateAuthorityDirectory { set(CURLOPT_CAPATH, string: directory) }
+        }
+        if !policy.pinnedPublicKeyHashes.isEmpty {
+            set(CURLOPT_PINNEDPUBLICKEY, string: policy.pinnedPublicKeyHashes.joined(separator: ";"))
+        }
+        if let certificate = policy.clientCertificateFile {
+            set(CURLOPT_SSLCERT, string: certificate)
+            set(CURLOPT_SSLKEY, string: policy.clientKeyFile ?? certificate)
+        }
     }
 
     /// The receive speed cap of this transfer: the request's, else the session's.

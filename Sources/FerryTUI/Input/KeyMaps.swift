@@ -16,16 +16,20 @@ public struct KeyMaps: Sendable {
     public var text: KeyMap<TextAction>
     /// `purge` is the map of the question that removes finished tasks.
     public var purge: KeyMap<PurgeAction>
+    /// `stop` is the map of the question that quits and stops the transfers.
+    public var stop: KeyMap<StopAction>
 
     /// `init(list:form:edit:filter:confirm:help:text:purge:)` assembles a set of maps; the
-    /// full-text view and the purge question use the standard maps by default.
+    /// full-text view, the purge question and the stop question use the standard maps by default.
     public init(
         list: KeyMap<ListAction>, form: KeyMap<FormAction>, edit: KeyMap<EditAction>,
         filter: KeyMap<FilterAction>, confirm: KeyMap<ConfirmAction>, help: KeyMap<HelpAction>,
-        text: KeyMap<TextAction> = KeyMaps.standardText, purge: KeyMap<PurgeAction> = KeyMaps.standardPurge
+        text: KeyMap<TextAction> = KeyMaps.standardText, purge: KeyMap<PurgeAction> = KeyMaps.standardPurge,
+        stop: KeyMap<StopAction> = KeyMaps.standardStop
     ) {
         self.text = text
         self.purge = purge
+        self.stop = stop
         self.list = list
         self.form = form
         self.edit = edit
@@ -43,6 +47,7 @@ public struct KeyMaps: Sendable {
             (filter.title, filter.helpEntries),
             (confirm.title, confirm.helpEntries),
             (purge.title, purge.helpEntries),
+            (stop.title, stop.helpEntries),
             (text.title, text.helpEntries),
             (help.title, help.helpEntries),
         ]
@@ -70,11 +75,16 @@ public struct KeyMaps: Sendable {
             KeyBinding([.function(3)], .filter, help: "Filter (as /)"),
             KeyBinding([.escape], .clearFilter, help: "Clear the filter"),
             KeyBinding([.character("s")], .cycleSort, help: "Cycle the sort order"),
+            KeyBinding([.character("]")], .moreAtOnce, help: "Allow one more transfer at once (the header shows the limits)"),
+            KeyBinding([.character("[")], .fewerAtOnce, help: "Allow one transfer fewer at once (running ones finish)"),
+            KeyBinding([.character("}")], .morePerHost, help: "Allow one more transfer at once to one host"),
+            KeyBinding([.character("{")], .fewerPerHost, help: "Allow one transfer fewer at once to one host"),
             KeyBinding([.enter], .toggleDetail, help: "Show or hide the detail pane"),
             KeyBinding([.character("v")], .viewText, help: "Read the selected task's details in full (long errors, upload replies)"),
             KeyBinding([.paste], .addPasted, help: "Pasted text opens the add dialog with it, one download per URL"),
             KeyBinding([.character("?"), .function(1)], .help, hint: "Help", help: "Show this help"),
-            KeyBinding([.character("q"), .function(10)], .quit, hint: "Quit", help: "Quit"),
+            KeyBinding([.character("q"), .function(10)], .quit, hint: "Quit", help: "Quit; the transfers go on in the background"),
+            KeyBinding([.character("Q")], .quitAndStop, help: "Quit and stop the transfers (asks first; they stay queued)"),
             KeyBinding([.control("l")], .redraw, help: "Redraw the screen"),
         ]),
         form: KeyMap(title: "Add dialogs", bindings: [
@@ -123,6 +133,12 @@ public struct KeyMaps: Sendable {
         KeyBinding([.home, .character("g")], .top, help: "Go to the top"),
         KeyBinding([.end, .character("G")], .bottom, help: "Go to the bottom"),
         KeyBinding([.escape, .character("q"), .character("v"), .function(10)], .close, hint: "Close", help: "Close the full text"),
+    ])
+
+    /// `standardStop` is the default map of the question that quits and stops the transfers.
+    public static let standardStop = KeyMap<StopAction>(title: "Stop the transfers", bindings: [
+        KeyBinding([.character("y")], .stop, hint: "Quit and stop", help: "Quit and stop the transfers (they stay queued)"),
+        KeyBinding([.character("n"), .escape], .cancel, hint: "Cancel", help: "Stay"),
     ])
 
     /// `standardPurge` is the default map of the question that removes finished tasks.

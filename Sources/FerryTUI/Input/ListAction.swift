@@ -44,8 +44,16 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case addPasted
     /// `help`: open the help screen.
     case help
-    /// `quit`: quit the front end.
+    /// `moreAtOnce` / `fewerAtOnce`: raise or lower the engine's limit of transfers at once.
+    case moreAtOnce
+    case fewerAtOnce
+    /// `morePerHost` / `fewerPerHost`: raise or lower the limit of transfers to one host.
+    case morePerHost
+    case fewerPerHost
+    /// `quit`: quit the front end (the transfers go on in the daemon).
     case quit
+    /// `quitAndStop`: ask whether to quit and stop the transfers.
+    case quitAndStop
     /// `redraw`: repaint the whole terminal.
     case redraw
 }

@@ -27,4 +27,8 @@ public enum TUICommand: Sendable, Hashable {
     case move(TaskRow.ID, MoveDirection)
     /// `quit`: the user closed the front end; the application should wind down.
     case quit
+    /// `setLimits`: change the engine's concurrency limits.
+    case setLimits(TransferLimits)
+    /// `quitAndStop`: the front end quits and the engine stops (its transfers stay queued).
+    case quitAndStop
 }

@@ -13,6 +13,8 @@ public enum ActivityEvent: Sendable {
     case ended(TaskID, JournalState, error: String?)
     /// `journalChanged`: the engine changed the queue in a way other than the above.
     case journalChanged
+    /// `limits`: the engine's concurrency limits, at attach and whenever they change.
+    case limits(TransferLimits)
     /// `engineStopped`: the engine is gone (a daemon stopped or could not be reached); the
     /// message says what happened. Nothing transfers until the front end is opened again.
     case engineStopped(String)

@@ -37,7 +37,9 @@ extension QueueController {
                 report(error)
             }
             answer(reading: true)
-        case .quit:
+        case .setLimits(let limits):
+            activity?.setLimits(limits)
+        case .quit, .quitAndStop:
             break
         }
     }

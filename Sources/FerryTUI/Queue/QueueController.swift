@@ -39,6 +39,8 @@ public final class QueueController: TaskController {
         private(set) var running: [TaskRow.ID: TaskRow] = [:]
         /// The summed speeds of the `running` rows, kept as they change (not summed per event).
         private(set) var speeds = TaskStats()
+        /// The engine's limits, from the activity; `nil` until it told them.
+        var limits: TransferLimits?
         /// The live progress of running tasks, from the activity.
         var live: [TaskRow.ID: TransferProgress] = [:]
         /// The tasks whose transfer the activity reported started and not yet ended. A task the
@@ -52,6 +54,7 @@ public final class QueueController: TaskController {
         /// `stats` are the listing's counts with the running tasks' speeds.
         var stats: TaskStats {
             var stats = listing?.counts ?? TaskStats()
+            stats.limits = limits
             stats.addSpeed(speeds.downloadSpeed, of: .download)
             stats.addSpeed(speeds.uploadSpeed, of: .upload)
             return stats
@@ -132,9 +135,16 @@ public final class QueueController: TaskController {
 
     /// `perform(_:)` queues the command on the worker and returns at once.
     public func perform(_ command: TUICommand) {
-        if case .quit = command {
+        switch command {
+        case .quit:
             stopWatching()
             return
+        case .quitAndStop:
+            stopWatching()
+            activity?.stopEngine()
+            return
+        default:
+            break
         }
         worker.async { self.execute(command) }
     }
@@ -345,6 +355,13 @@ public final class QueueController: TaskController {
         case .journalChanged:
             // Every change to the queue moves the revision; progress arrives as events.
             refreshIfChanged()
+        case .limits(let limits):
+            let events = state.withLock { state -> [TUIEvent] in
+                guard state.limits != limits else { return [] }
+                state.limits = limits
+                return [.stats(state.stats)]
+            }
+            post(events)
         case .engineStopped(let message):
             // No transfer runs any more: running rows show what the journal says.
             state.withLock { state in

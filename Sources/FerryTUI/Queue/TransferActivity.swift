@@ -22,6 +22,13 @@ public protocol TransferActivity: AnyObject, Sendable {
     func remove(_ id: TaskID, deleteFile: Bool)
     /// `journalDidChange()` tells the engine that tasks were added or reordered.
     func journalDidChange()
+    /// `setLimits(_:)` changes the engine's concurrency limits while it runs; nothing by
+    /// default (an engine that cannot change them).
+    func setLimits(_ limits: TransferLimits)
+    /// `stopEngine()` asks the engine to stop once the front end has quit (its transfers
+    /// checkpointed and kept queued); nothing by default (an engine in the front end's own
+    /// process stops with it).
+    func stopEngine()
     /// `pause(_:)` pauses several tasks at once (`P`); one at a time by default.
     func pause(_ ids: [TaskID])
     /// `resume(_:)` queues several paused tasks again at once (`P`); one at a time by default.
@@ -31,4 +38,6 @@ public protocol TransferActivity: AnyObject, Sendable {
 extension TransferActivity {
     public func pause(_ ids: [TaskID]) { ids.forEach { pause($0) } }
     public func resume(_ ids: [TaskID]) { ids.forEach { resume($0) } }
+    public func stopEngine() {}
+    public func setLimits(_ limits: TransferLimits) {}
 }

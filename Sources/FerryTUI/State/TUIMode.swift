@@ -10,6 +10,8 @@ public enum TUIMode: Sendable, Hashable {
     case confirmRemove(RemovalConfirmation)
     /// `confirmPurge`: the question that removes the done or the failed tasks is open.
     case confirmPurge(PurgeQuestion)
+    /// `confirmStop`: the question that quits and stops the transfers is open.
+    case confirmStop(StopQuestion)
     /// The help screen is open, scrolled by `scroll` lines.
     case help(scroll: Int)
     /// `text`: the full-text view of a task's details is open.

@@ -7,6 +7,7 @@ extension TUIState {
         case .form(let dialog): return handleForm(key, dialog: dialog)
         case .confirmRemove(let question): return handleConfirm(key, question: question)
         case .confirmPurge(let question): return handlePurge(key, question: question)
+        case .confirmStop: return handleStop(key)
         case .help(let scroll): return handleHelp(key, scroll: scroll)
         case .text(let viewer): return handleText(key, viewer: viewer)
         }
@@ -30,7 +31,7 @@ extension TUIState {
         case .form(var dialog):
             dialog.paste(text)
             setMode(.form(dialog))
-        case .confirmRemove, .confirmPurge, .help, .text:
+        case .confirmRemove, .confirmPurge, .confirmStop, .help, .text:
             break
         }
     }
@@ -77,6 +78,12 @@ extension TUIState {
         case .quit:
             finish()
             return [.perform(.quit), .quit]
+        case .moreAtOnce: return changeLimits(concurrent: 1, perHost: 0)
+        case .fewerAtOnce: return changeLimits(concurrent: -1, perHost: 0)
+        case .morePerHost: return changeLimits(concurrent: 0, perHost: 1)
+        case .fewerPerHost: return changeLimits(concurrent: 0, perHost: -1)
+        case .quitAndStop:
+            setMode(.confirmStop(StopQuestion(running: stats.count(.running), queued: stats.count(.queued))))
         case .redraw: return [.redrawAll]
         }
         return []
@@ -203,6 +210,35 @@ extension TUIState {
         case .cancel: return []
         case .removeDone: return [.perform(.purge([.done]))]
         case .removeFailed: return [.perform(.purge([.failed]))]
+        }
+    }
+
+    /// `changeLimits(concurrent:perHost:)` moves the engine's limits by the given steps and
+    /// shows the new ones at once (the engine confirms them through the figures).
+    private mutating func changeLimits(concurrent: Int, perHost: Int) -> [TUIEffect] {
+        guard let limits = stats.limits else {
+            setMessage(StatusMessage("The engine has not told its limits yet"))
+            return []
+        }
+        let changed = TransferLimits(maximumConcurrent: limits.maximumConcurrent + concurrent,
+                                     maximumPerHost: limits.maximumPerHost + perHost)
+        guard changed != limits else {
+            setMessage(StatusMessage("Limits stay between \(TransferLimits.range.lowerBound) and \(TransferLimits.range.upperBound)"))
+            return []
+        }
+        showLimits(changed)
+        setMessage(StatusMessage("At most \(changed.maximumConcurrent) transfers at once, \(changed.maximumPerHost) to one host"))
+        return [.perform(.setLimits(changed))]
+    }
+
+    private mutating func handleStop(_ key: Key) -> [TUIEffect] {
+        guard let action = keys.stop.action(for: key) else { return [] }
+        setMode(.list)
+        switch action {
+        case .cancel: return []
+        case .stop:
+            finish()
+            return [.perform(.quitAndStop), .quit]
         }
     }
 

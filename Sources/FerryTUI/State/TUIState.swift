@@ -125,6 +125,8 @@ public struct TUIState: Sendable {
     mutating func setMode(_ newMode: TUIMode) { mode = newMode }
 
     mutating func setMessage(_ note: StatusMessage?) { message = note }
+    /// `showLimits(_:)` shows limits the user just asked for, before the engine confirms them.
+    mutating func showLimits(_ limits: TransferLimits) { stats.limits = limits }
 
     mutating func finish() { isFinished = true }
 

@@ -6,6 +6,8 @@ public struct TaskStats: Sendable, Hashable {
     public private(set) var downloadSpeed: Int64 = 0
     /// `uploadSpeed` is the summed speed of running uploads, in bytes per second.
     public private(set) var uploadSpeed: Int64 = 0
+    /// `limits` are the engine's concurrency limits, `nil` until it told them.
+    public var limits: TransferLimits?
 
     /// `init()` makes empty statistics.
     public init() {}

@@ -1,7 +1,8 @@
 import FerryKit
 
-/// `HeaderView` draws the top row: the program name, the number of tasks in each state
-/// and the total download and upload speeds.
+/// `HeaderView` draws the top row: the program name, the number of tasks in each state,
+/// the engine's limits (when known and there is room) and the total download and upload
+/// speeds.
 struct HeaderView {
     /// `order` is the order of the per-state counts, most urgent first.
     static let order: [TaskState] = [.running, .queued, .paused, .failed, .cancelled, .done]
@@ -11,7 +12,8 @@ struct HeaderView {
     func render(into grid: inout Grid, area: Rect) {
         guard !area.isEmpty else { return }
         grid.fill(area.row(0), style: .header)
-        let speeds = "⇣ \(ByteFormatting.speed(Double(stats.downloadSpeed)))  ⇡ \(ByteFormatting.speed(Double(stats.uploadSpeed))) "
+        var speeds = "⇣ \(ByteFormatting.speed(Double(stats.downloadSpeed)))  ⇡ \(ByteFormatting.speed(Double(stats.uploadSpeed))) "
+        if let limits = stats.limits, area.width >= 100 { speeds = limits.label + "  " + speeds }
         let speedWidth = DisplayWidth.of(speeds)
         let x = area.x + grid.put(" Ferry ", x: area.x, y: area.y, limit: area.width, style: .title)
         let counts = Self.order.compactMap { state -> String? in

@@ -33,6 +33,7 @@ public enum Renderer {
         case .form: hints = state.keys.form.hints
         case .confirmRemove(let question): hints = answers(to: question, keys: state.keys)
         case .confirmPurge(let question): hints = answers(to: question, keys: state.keys)
+        case .confirmStop: hints = state.keys.stop.hints
         // The help and the full text cover the screen and draw their own hints: none under them.
         case .help, .text: hints = []
         }
@@ -48,8 +49,18 @@ public enum Renderer {
             ConfirmDialogView(question: question, hints: answers(to: question, keys: state.keys))
                 .render(into: &grid, area: grid.bounds)
         case .confirmPurge(let question):
-            PurgeDialogView(question: question, hints: answers(to: question, keys: state.keys))
-                .render(into: &grid, area: grid.bounds)
+            QuestionDialogView(
+                title: "Remove finished tasks",
+                lines: ["\(question.done) done, \(question.failed) failed. Remove which from the list?", "Their files are kept."],
+                hints: answers(to: question, keys: state.keys)
+            ).render(into: &grid, area: grid.bounds)
+        case .confirmStop(let question):
+            QuestionDialogView(
+                title: "Stop the transfers",
+                lines: ["\(question.running) running, \(question.queued) queued. Quit and stop them?",
+                        "They stay queued; ferry starts them again."],
+                hints: state.keys.stop.hints
+            ).render(into: &grid, area: grid.bounds)
         case .help(let scroll):
             HelpView(keys: state.keys, scroll: scroll, box: layout.helpBox, hints: state.keys.help.hints).render(into: &grid)
         case .text(let viewer):

@@ -1,0 +1,87 @@
+import FerryQueue
+import FerryRPC
+import Foundation
+
+/// `DaemonClient` is how a queue command reaches the daemon running its state directory: the
+/// engine lock is held and `control.sock` answers. The command then acts through the daemon,
+/// which acts at once (the journal's one-second poll is for other engines); otherwise it
+/// acts on the journal as it always did.
+struct DaemonClient {
+    /// `Absent` means no daemon listens on the socket (the lock is held by another engine,
+    /// `ferry resume` or the terminal UI, or by nothing): act on the journal. Thrown only
+    /// when the request was not sent, so nothing was done twice.
+    struct Absent: Error {}
+
+    /// `socketPath` is the daemon's `control.sock`.
+    let socketPath: String
+
+    /// `init(_:)` is the client of the daemon that may run `directory`: `nil` when the engine
+    /// lock is free (no engine runs) or no socket file is there.
+    init?(_ directory: StateDirectory) {
+        if let lock = try? EngineLock.acquire(at: directory.lockPath) {
+            lock.release()
+            return nil
+        }
+        guard access(directory.controlSocketPath, F_OK) == 0 else { return nil }
+        socketPath = directory.controlSocketPath
+    }
+
+    /// `call(_:_:)` calls a method and returns its result. An error the daemon answers is
+    /// printed and ends the command: status 4 for the journal's errors, 2 for the others (a
+    /// refused input). A daemon that stops answering midway ends it with status 1.
+    func call(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
+        switch try await attempt(method, params) {
+        case .success(let result):
+            return result
+        case .failure(let error):
+            throw DaemonClient.fail(error)
+        }
+    }
+
+    /// `attempt(_:_:)` is `call(_:_:)` with the error the daemon answered returned, for a
+    /// command that words some of them itself.
+    func attempt(_ method: String, _ params: [JSONValue] = []) async throws -> Result<JSONValue, RPCError> {
+        do {
+            return .success(try await ControlClient.call(socketPath: socketPath, method: method, params: params))
+        } catch .noDaemon {
+            throw Absent()
+        } catch .rpc(let error) {
+            return .failure(error)
+        } catch .badAnswer(let detail) {
+            Console.error("the daemon did not answer \(method): \(detail)")
+            throw ExitStatus.transferFailed
+        }
+    }
+
+    /// `fail(_:)` prints an error the daemon answered and is the status it ends the command
+    /// with: 4 for the journal's errors, 2 for the others (a refused input).
+    static func fail(_ error: RPCError) -> ExitStatus {
+        Console.error(error.message)
+        return error.message.hasPrefix("journal: ") ? ExitStatus.localFile : ExitStatus.usage
+    }
+
+    /// `answer(_:_:)` calls a method whose answer must be read by `read`: an answer it cannot
+    /// read ends the command with status 1.
+    func answer<T>(_ method: String, _ params: [JSONValue] = [], read: (JSONValue) -> T?) async throws -> T {
+        let result = try await call(method, params)
+        guard let value = read(result) else {
+            Console.error("the daemon's answer to \(method) is not understood")
+            throw ExitStatus.transferFailed
+        }
+        return value
+    }
+}
+
+extension DaemonClient {
+    /// `acting(on:_:)` runs `body` with the daemon of `state`'s directory when one runs and
+    /// returns `true`; `false` when none does (the caller then uses the journal).
+    static func acting(on state: StateOptions, _ body: (DaemonClient) async throws -> Void) async throws -> Bool {
+        guard let daemon = DaemonClient(try QueueAccess.directory(state)) else { return false }
+        do {
+            try await body(daemon)
+            return true
+        } catch is Absent {
+            return false
+        }
+    }
+}

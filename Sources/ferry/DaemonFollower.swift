@@ -1,0 +1,144 @@
+import FerryKit
+import FerryQueue
+import FerryRPC
+
+/// `DaemonFollower` follows the downloads `ferry get` handed to a daemon until each has
+/// ended, and shows them with the `Reporter` as a run of its own would (start, progress,
+/// saved file, failure), so the output and the exit status are the same.
+///
+/// It polls the daemon: every `interval`, one `system.multicall` of `aria2.tellStatus` for the
+/// tasks not yet ended. aria2's protocol sends no progress notification, so a follower must
+/// ask for bytes and speeds anyway; its WebSocket notifications would only spare asking for
+/// the ends. One request per round at a fixed interval bounds the cost (about four small
+/// requests a second on `control.sock`, whatever the tasks do), with no busy loop. What a poll
+/// cannot see: an attempt that failed and is retried shows no line of its own (the task goes
+/// back to waiting; its final failure is reported).
+final class DaemonFollower {
+    /// `interval` is the time between two polls.
+    static let interval: Duration = .milliseconds(250)
+
+    /// `Outcome` is how following ended.
+    enum Outcome {
+        /// Every task ended; `summary` ranks the failures for the exit status.
+        case ended(SchedulerSummary)
+        /// The run was interrupted: the tasks left were paused.
+        case interrupted
+        /// The daemon stopped answering.
+        case lost(String)
+    }
+
+    /// `Tracked` is what was shown of a task so far.
+    private struct Tracked {
+        var active = false
+    }
+
+    private let daemon: DaemonClient
+    private let reporter: Reporter
+    private let jobs: [TaskID: Reporter.Job]
+    private var pending: [TaskID: Tracked]
+    private var summary = SchedulerSummary()
+
+    /// `keys` are the status fields a poll asks for.
+    private static let keys: JSONValue = ["status", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed",
+                                          "files", "errorCode", "errorMessage"]
+
+    init(daemon: DaemonClient, reporter: Reporter, jobs: [TaskID: Reporter.Job]) {
+        self.daemon = daemon
+        self.reporter = reporter
+        self.jobs = jobs
+        pending = jobs.mapValues { _ in Tracked() }
+    }
+
+    /// `run(interruption:)` follows the tasks until each has ended, the run is interrupted
+    /// (its tasks are then paused through the daemon, their partial files kept) or the daemon
+    /// is gone.
+    func run(interruption: Interruption) async -> Outcome {
+        while !pending.isEmpty {
+            if interruption.signal != nil {
+                return await pauseLeft()
+            }
+            let ids = pending.keys.sorted { $0.rawValue < $1.rawValue }
+            let calls: [JSONValue] = ids.map { id in
+                ["methodName": "aria2.tellStatus", "params": [.string(GID.string(for: id)), DaemonFollower.keys]]
+            }
+            let answers: [JSONValue]
+            do {
+                let result = try await ControlClient.call(socketPath: daemon.socketPath, method: RPCDispatcher.multicallName,
+                                                          params: [.array(calls)])
+                answers = result.arrayValue ?? []
+            } catch {
+                return .lost("\(error)")
+            }
+            for (id, answer) in zip(ids, answers) {
+                take(answer.arrayValue?.first?.objectValue, of: id)
+            }
+            guard !pending.isEmpty else { break }
+            try? await Task.sleep(for: DaemonFollower.interval)
+        }
+        return .ended(summary)
+    }
+
+    /// `take(_:of:)` shows what a task's status says since the last poll; `nil` (no such
+    /// task any more) ends it as removed.
+    private func take(_ status: [String: JSONValue]?, of id: TaskID) {
+        guard let status, let name = status["status"]?.stringValue else {
+            end(id, .cancelled)
+            return
+        }
+        switch name {
+        case "active":
+            start(id)
+            let total = status["totalLength"]?.integerValue ?? 0
+            let speed = (status["downloadSpeed"]?.integerValue ?? 0) + (status["uploadSpeed"]?.integerValue ?? 0)
+            let progress = TransferProgress(receivedBytes: status["completedLength"]?.integerValue ?? 0,
+                                            expectedReceivedBytes: total > 0 ? total : nil, bytesPerSecond: Double(speed))
+            reporter.show(.progress(id, progress), jobs: jobs)
+        case "waiting":
+            // An attempt ended and the task waits for the next (a retry): a start follows.
+            if pending[id]?.active == true {
+                pending[id]?.active = false
+                reporter.show(.ended(id, .queued, error: nil), jobs: jobs)
+            }
+        case "complete":
+            let path = status["files"]?.arrayValue?.first?.objectValue?["path"]?.stringValue
+            end(id, .done, path: path.flatMap { $0.isEmpty ? nil : $0 })
+        case "error":
+            summary.note(Aria2ErrorCode.kind(of: status["errorCode"]?.stringValue ?? Aria2ErrorCode.unknown))
+            end(id, .failed, error: status["errorMessage"]?.stringValue ?? "failed")
+        case "paused":
+            // Paused with an error (a full disk), it failed for this run; paused by someone
+            // else, it is left as it is.
+            let code = status["errorCode"]?.stringValue
+            if let code { summary.note(Aria2ErrorCode.kind(of: code)) }
+            end(id, .paused, error: code == nil ? nil : status["errorMessage"]?.stringValue ?? "paused")
+        default:
+            end(id, .cancelled)
+        }
+    }
+
+    private func start(_ id: TaskID) {
+        guard pending[id]?.active == false else { return }
+        pending[id]?.active = true
+        reporter.show(.started(id), jobs: jobs)
+    }
+
+    private func end(_ id: TaskID, _ state: TaskState, error: String? = nil, path: String? = nil) {
+        guard pending[id] != nil else { return }
+        // A task that ended between two polls was never seen running: it ran all the same.
+        if state == .done || error != nil { start(id) }
+        pending.removeValue(forKey: id)
+        reporter.show(.ended(id, state, error: error, path: path), jobs: jobs)
+    }
+
+    /// `pauseLeft()` pauses the tasks not yet ended (their transfers checkpoint and keep
+    /// their `.part`), so no engine takes them before the same command runs again.
+    private func pauseLeft() async -> Outcome {
+        let left = TaskSet.ids(pending.keys.sorted { $0.rawValue < $1.rawValue })
+        do {
+            _ = try await ControlClient.call(socketPath: daemon.socketPath, method: "ferry.pause", params: [left.json])
+        } catch {
+            return .lost("\(error)")
+        }
+        return .interrupted
+    }
+}

@@ -1,0 +1,77 @@
+import FerryKit
+import FerryQueue
+import FerryRPC
+
+/// `ListedProgress` is how far a task is, as `ferry list` shows it: bytes done and the size
+/// from the journal (the durable offset, the recorded length), or, for a task a daemon runs
+/// now, its live bytes and speed.
+struct ListedProgress {
+    /// `completed` is the bytes done.
+    var completed: Int64
+    /// `total` is the size; `nil` while unknown.
+    var total: Int64?
+    /// `speed` is the live rate in bytes per second; `nil` when the task is not running in a
+    /// daemon (the journal holds no speed).
+    var speed: Double?
+
+    /// `init(record:live:)` is the progress of `record`, live when the daemon reported it.
+    init(record: TaskRecord, live: ListedProgress?) {
+        if let live, record.state == .running {
+            self = live
+            return
+        }
+        total = record.resume.totalLength
+        completed = record.state == .done ? (total ?? record.resume.durableOffset) : record.resume.durableOffset
+        speed = nil
+    }
+
+    /// `init(completed:total:speed:)` makes a value (a daemon's live report).
+    init(completed: Int64, total: Int64?, speed: Double?) {
+        self.completed = completed
+        self.total = total
+        self.speed = speed
+    }
+
+    /// `fraction` is the part done, `nil` while the size is unknown.
+    var fraction: Double? {
+        guard let total, total > 0 else { return nil }
+        return Double(min(completed, total)) / Double(total)
+    }
+
+    /// `percent` is the whole percentage done, rounded down.
+    var percent: Int? {
+        fraction.map { Int(($0 * 100).rounded(.down)) }
+    }
+
+    /// `secondsLeft` is the time left at the live speed; `nil` without one or a size.
+    var secondsLeft: Double? {
+        guard let speed, speed > 0, let total, total >= completed else { return nil }
+        return Double(total - completed) / speed
+    }
+
+    /// `columns` are the %, size, speed and ETA columns as people read them, `-` where unknown.
+    var columns: (percent: String, size: String, speed: String, eta: String) {
+        (fraction.map(ByteFormatting.percent) ?? "-", total.map(ByteFormatting.size) ?? "-",
+         speed.map(ByteFormatting.speed) ?? "-", secondsLeft.map { ByteFormatting.duration($0) } ?? "-")
+    }
+
+    /// `live(from:)` asks a daemon running the queue for its running tasks' progress
+    /// (`aria2.tellActive`); empty when no daemon runs or it does not answer.
+    static func live(from state: StateOptions) async throws -> [TaskID: ListedProgress] {
+        var table: [TaskID: ListedProgress] = [:]
+        _ = try await DaemonClient.acting(on: state) { daemon in
+            let keys: JSONValue = ["gid", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed"]
+            // A daemon that does not answer as expected leaves the list without live figures.
+            guard let statuses = try? await ControlClient.call(socketPath: daemon.socketPath, method: "aria2.tellActive",
+                                                               params: [keys]).arrayValue else { return }
+            for status in statuses {
+                guard let fields = status.objectValue, let id = fields["gid"]?.stringValue.flatMap(GID.taskID),
+                      let completed = fields["completedLength"]?.integerValue else { continue }
+                let total = fields["totalLength"]?.integerValue.flatMap { $0 > 0 ? $0 : nil }
+                let speed = (fields["downloadSpeed"]?.integerValue ?? 0) + (fields["uploadSpeed"]?.integerValue ?? 0)
+                table[id] = ListedProgress(completed: completed, total: total, speed: Double(speed))
+            }
+        }
+        return table
+    }
+}
