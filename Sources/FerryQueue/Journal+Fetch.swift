@@ -107,21 +107,6 @@ extension Journal {
         }
     }
 
-    /// `tasks(withIDs:)` returns the tasks among `ids` that still exist, in queue order, read
-    /// by their ids in one transaction (a caller that knows which tasks it wants, such as the
-    /// running ones, need not walk the queue's index to find them among the others).
-    public func tasks(withIDs ids: [TaskID]) throws(QueueError) -> [TaskRecord] {
-        guard !ids.isEmpty else { return [] }
-        let records = try read { db in
-            var records: [TaskRecord] = []
-            try TaskLoader.forEachChunk(of: ids.map(\.rawValue)) { marks, arguments in
-                records += try TaskLoader.load(db, sql: "SELECT * FROM task WHERE id IN (\(marks))", arguments: arguments)
-            }
-            return records
-        }
-        return records.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.position < $1.position }
-    }
-
     /// `countsByState()` counts the tasks in each state with one query; every state is a key.
     public func countsByState() throws(QueueError) -> [TaskState: Int] {
         try read { db in

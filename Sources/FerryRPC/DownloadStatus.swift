@@ -57,7 +57,7 @@ enum DownloadStatus {
     /// `json(_:engine:keys:)` is the status object of `record`, only `keys` when given (an
     /// empty list means every key, as in aria2).
     static func json(_ record: TaskRecord, engine: RPCEngine, keys: Set<String>? = nil) -> JSONValue {
-        var writer = JSONWriter()
+        var writer = JSONByteWriter()
         write(record, engine: engine, keys: Keys(keys), into: &writer)
         return .encoded(writer.data)
     }
@@ -68,7 +68,7 @@ enum DownloadStatus {
     /// into text, and only the keys asked for (the file list, with its path and masked URLs,
     /// cost more than the other keys together).
     static func list(_ records: [TaskRecord], engine: RPCEngine, keys: Keys) -> JSONValue {
-        var writer = JSONWriter(capacity: 64 + 400 * records.count)
+        var writer = JSONByteWriter(capacity: 64 + 400 * records.count)
         writer.beginArray()
         for index in records.indices {
             write(records[index], engine: engine, keys: keys, into: &writer)
@@ -78,7 +78,7 @@ enum DownloadStatus {
     }
 
     /// `write(_:engine:keys:into:)` writes the status object of `record` with `keys`.
-    private static func write(_ record: TaskRecord, engine: RPCEngine, keys: Keys, into writer: inout JSONWriter) {
+    private static func write(_ record: TaskRecord, engine: RPCEngine, keys: Keys, into writer: inout JSONByteWriter) {
         let (live, total, completed) = progress(of: record, engine: engine)
         // A task paused by an error (a full disk) says why too, which aria2 has no state for.
         let failure = record.state == .failed || record.state == .paused ? engine.scheduler.failures.kind(of: record.id) : nil
@@ -110,7 +110,7 @@ enum DownloadStatus {
     /// `files(_:engine:)` is aria2's file list of a task: always one file.
     static func files(_ record: TaskRecord, engine: RPCEngine) -> JSONValue {
         let (_, total, completed) = progress(of: record, engine: engine)
-        var writer = JSONWriter()
+        var writer = JSONByteWriter()
         writeFiles(record, engine: engine, total: total, completed: completed, into: &writer)
         return .encoded(writer.data)
     }
@@ -128,7 +128,7 @@ enum DownloadStatus {
 
     /// `writeFiles(_:engine:total:completed:into:)` writes the one file's object, in a list.
     private static func writeFiles(_ record: TaskRecord, engine: RPCEngine, total: Int64, completed: Int64,
-                                   into writer: inout JSONWriter) {
+                                   into writer: inout JSONByteWriter) {
         writer.beginArray()
         writer.beginObject()
         writer.key("completedLength")
@@ -149,12 +149,12 @@ enum DownloadStatus {
 
     /// `uris(_:)` is the task's URLs, masked: the first `used`, its mirrors `waiting`.
     static func uris(_ record: TaskRecord) -> JSONValue {
-        var writer = JSONWriter()
+        var writer = JSONByteWriter()
         writeURIs(record, into: &writer)
         return .encoded(writer.data)
     }
 
-    private static func writeURIs(_ record: TaskRecord, into writer: inout JSONWriter) {
+    private static func writeURIs(_ record: TaskRecord, into writer: inout JSONByteWriter) {
         writer.beginArray()
         for (index, url) in record.spec.urls.enumerated() {
             writer.beginObject()

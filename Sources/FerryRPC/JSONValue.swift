@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Integers and fractions are kept apart (`integer`, `number`) so a position or an offset
 /// is read exactly. `serialized()` writes compact JSON with the keys of objects sorted, so
-/// answers are the same from run to run (text made by a `JSONWriter` keeps that order too).
+/// answers are the same from run to run (text made by a `JSONByteWriter` keeps that order too).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -14,7 +14,7 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-    /// `encoded` is JSON text written earlier (`JSONWriter`), sent as it is: answers made
+    /// `encoded` is JSON text written earlier (`JSONByteWriter`), sent as it is: answers made
     /// without building values (status lists). `parse(_:)` never makes one.
     case encoded(Data)
 
@@ -53,12 +53,12 @@ public enum JSONValue: Sendable, Hashable {
 
     /// `serialized()` is the compact JSON text of the value (UTF-8).
     public func serialized() -> Data {
-        var writer = JSONWriter()
+        var writer = JSONByteWriter()
         write(into: &writer)
         return writer.data
     }
 
-    private func write(into writer: inout JSONWriter) {
+    private func write(into writer: inout JSONByteWriter) {
         switch self {
         case .null: writer.literal("null".utf8)
         case .bool(let value): writer.literal((value ? "true" : "false").utf8)

@@ -36,7 +36,9 @@ final class QueueDigest: Sendable {
     /// `running()` is every running task, in queue order. A task that stopped since the
     /// summary was made is left out, as it would be a moment later.
     func running() throws(QueueError) -> [TaskRecord] {
-        try journal.tasks(withIDs: try summary().running).filter { $0.state == .running }
+        try journal.tasks(ids: try summary().running)
+            .filter { $0.state == .running }
+            .sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.position < $1.position }
     }
 
     private func summary() throws(QueueError) -> Journal.StateSummary {

@@ -79,20 +79,4 @@ import Testing
         #expect(summary.counts[.queued] == 3 && summary.counts[.running] == 2 && summary.counts[.paused] == 1)
         #expect(Set(summary.running) == [ids[0], ids[1]])
     }
-
-    @Test func tasksReadByIDComeInQueueOrder() throws {
-        // Given tasks of two priorities.
-        let temp = try TemporaryDirectory()
-        let journal = try openJournal(in: temp)
-        let ids = try journal.insert([0, 5, 0, 5].enumerated().map { index, priority in
-            try download("https://example.com/\(index)", priority: priority)
-        })
-
-        // When some are read by id, in another order, with an id that does not exist.
-        let records = try journal.tasks(withIDs: [ids[2], TaskID(999), ids[3], ids[0]])
-
-        // Then they come in queue order, with their URLs; the missing one is left out.
-        #expect(records.map(\.id) == [ids[3], ids[0], ids[2]])
-        #expect(records.map(\.spec.urls.first?.string) == ["https://example.com/3", "https://example.com/0", "https://example.com/2"])
-    }
 }

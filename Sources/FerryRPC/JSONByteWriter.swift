@@ -1,13 +1,13 @@
 import Foundation
 
-/// `JSONWriter` writes compact JSON text as UTF-8 bytes, a value at a time: `JSONValue`
+/// `JSONByteWriter` writes compact JSON text as UTF-8 bytes, a value at a time: `JSONValue`
 /// serializes through it, and the status lists are written with it directly, with no
 /// `JSONValue` in between (a list of 1,000 tasks is 3,000 objects a front end asks for every
 /// second; made as dictionaries, sorted and written, they cost several times the journal read).
 ///
 /// Commas are placed by the writer; the caller opens and closes containers and writes a
 /// `key(_:)` before each member's value. Keys are written in the order given.
-struct JSONWriter {
+struct JSONByteWriter {
     /// `bytes` is the text written so far.
     private(set) var bytes: [UInt8] = []
     private var afterValue = false
@@ -93,11 +93,11 @@ struct JSONWriter {
                 case UInt8(ascii: "\n"): escape("\\n", skipping: 1)
                 case UInt8(ascii: "\r"): escape("\\r", skipping: 1)
                 case UInt8(ascii: "\t"): escape("\\t", skipping: 1)
-                case 0..<0x20, 0x7F: escape(JSONWriter.unicodeEscape(UInt32(utf8[index])), skipping: 1)
+                case 0..<0x20, 0x7F: escape(JSONByteWriter.unicodeEscape(UInt32(utf8[index])), skipping: 1)
                 case 0xC2 where index + 1 < utf8.count && (0x80...0x9F).contains(utf8[index + 1]):
-                    escape(JSONWriter.unicodeEscape(UInt32(utf8[index + 1])), skipping: 2)
+                    escape(JSONByteWriter.unicodeEscape(UInt32(utf8[index + 1])), skipping: 2)
                 case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (0xA8...0xA9).contains(utf8[index + 2]):
-                    escape(JSONWriter.unicodeEscape(0x2000 + UInt32(utf8[index + 2] & 0x3F)), skipping: 3)
+                    escape(JSONByteWriter.unicodeEscape(0x2000 + UInt32(utf8[index + 2] & 0x3F)), skipping: 3)
                 default: index += 1
                 }
             }
