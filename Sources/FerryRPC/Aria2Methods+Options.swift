@@ -44,24 +44,32 @@ extension Aria2Methods {
         return "OK"
     }
 
-    @Sendable static func getGlobalOption(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        [
+    @Sendable static func getGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let configuration = await call.engine.scheduler.configuration
+        return [
             "dir": .string(call.engine.defaultDirectory),
-            "max-concurrent-downloads": DownloadStatus.number(Int64(call.engine.maximumConcurrent)),
+            "max-concurrent-downloads": DownloadStatus.number(Int64(configuration.maximumConcurrent)),
+            "max-per-host": DownloadStatus.number(Int64(configuration.maximumPerHost)),
             "max-overall-download-limit": "0",
             "max-overall-upload-limit": "0",
         ]
     }
 
-    /// `changeGlobalOption(options)`: the scheduler's limits are fixed while it runs, so a
-    /// change is refused (restart the daemon with `--max-concurrent N`); asking for the value
-    /// already in force succeeds.
-    @Sendable static func changeGlobalOption(_ call: RPCCall) throws(RPCError) -> JSONValue {
+    /// `changeGlobalOption(options)`: `max-concurrent-downloads` (aria2's) and `max-per-host`
+    /// (Ferry's) change the scheduler's limits at once; other options are refused, nothing
+    /// changed, before any is applied.
+    @Sendable static func changeGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let options = try call.object(0)
+        var concurrent: Int?
+        var perHost: Int?
         for (key, value) in options {
-            if key == "max-concurrent-downloads", value.integerValue == Int64(call.engine.maximumConcurrent) { continue }
-            throw RPCError.failed("\(key.prefix(64)) cannot be changed while the daemon runs yet; restart it with the new value")
+            switch key {
+            case "max-concurrent-downloads": concurrent = try FrontEndMethods.limit(value, name: key)
+            case "max-per-host": perHost = try FrontEndMethods.limit(value, name: key)
+            default: throw RPCError.failed("\(key.prefix(64)) cannot be changed while the daemon runs yet; restart it with the new value")
+            }
         }
+        await call.engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
         return "OK"
     }
 }

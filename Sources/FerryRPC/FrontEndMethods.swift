@@ -10,13 +10,15 @@ public enum FrontEndMethods {
     public static let table: [RPCMethod] = [
         RPCMethod("ferry.activity", activity),
         RPCMethod("ferry.journalChanged", journalChanged),
+        RPCMethod("ferry.setLimits", setLimits),
     ]
 
     /// `ferry.activity [since]`: the events numbered `since` or later (`ActivityFeed`), the
     /// number to ask with next, whether the client fell behind (`reset`: read the queue
-    /// again), and the live progress of every running task. Without `since`, no events: the
-    /// client reads the queue itself and follows from `next`.
-    @Sendable static func activity(_ call: RPCCall) throws(RPCError) -> JSONValue {
+    /// again), the live progress of every running task, and the limits in force
+    /// (`maxConcurrent`, `maxPerHost`). Without `since`, no events: the client reads the
+    /// queue itself and follows from `next`.
+    @Sendable static func activity(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let since = call.params.isEmpty ? nil : try call.integer(0)
         let page = call.engine.activity.page(since: since)
         var events: [JSONValue] = []
@@ -43,7 +45,32 @@ public enum FrontEndMethods {
             if let expected = snapshot.expectedSentBytes { object["expectedSent"] = .integer(expected) }
             progress.append(.object(object))
         }
-        return ["next": .integer(page.next), "reset": .bool(page.reset), "events": .array(events), "progress": .array(progress)]
+        let configuration = await call.engine.scheduler.configuration
+        let limits: JSONValue = ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)),
+                                 "maxPerHost": .integer(Int64(configuration.maximumPerHost))]
+        return ["next": .integer(page.next), "reset": .bool(page.reset), "events": .array(events), "progress": .array(progress),
+                "limits": limits]
+    }
+
+    /// `ferry.setLimits {maxConcurrent, maxPerHost}`: changes the engine's limits at once
+    /// (either may be left out); answers the limits in force.
+    @Sendable static func setLimits(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let options = try call.object(0)
+        let concurrent = try limit(options["maxConcurrent"], name: "maxConcurrent")
+        let perHost = try limit(options["maxPerHost"], name: "maxPerHost")
+        await call.engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
+        let configuration = await call.engine.scheduler.configuration
+        return ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)), "maxPerHost": .integer(Int64(configuration.maximumPerHost))]
+    }
+
+    /// `limit(_:name:)` is a limit given as a number or a string of digits, from 1 to 999;
+    /// `nil` when absent.
+    static func limit(_ value: JSONValue?, name: String) throws(RPCError) -> Int? {
+        guard let value else { return nil }
+        guard let number = value.integerValue, (1...999).contains(number) else {
+            throw RPCError.invalidParams("\(name) must be a number from 1 to 999")
+        }
+        return Int(number)
     }
 
     /// `ferry.journalChanged`: the client changed the journal (added or reordered tasks); the

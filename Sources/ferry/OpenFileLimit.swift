@@ -4,7 +4,7 @@ import Glibc
 
 /// `OpenFileLimit` raises the process's soft limit on open files towards its hard limit.
 ///
-/// Each running transfer holds a socket, and up to `Scheduler.finishingFactor` times
+/// Each running transfer holds a socket, and up to `SlotPlanner.finishingFactor` times
 /// `--max-concurrent` finished files stay open until their group sync: with a few hundred
 /// transfers at once the common default soft limit (1,024) would fail downloads with "Too
 /// many open files", or connections with a misleading "Couldn't connect". Raising the soft

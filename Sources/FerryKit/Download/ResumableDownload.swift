@@ -4,14 +4,16 @@ import Synchronization
 /// `ResumableDownload` runs one download to the end: attempts with a ``RetryPolicy``, every
 /// retry resuming from the latest durable offset.
 ///
-/// Each attempt is a task with its own ``ResumableDownloadDelegate``. Transport errors,
-/// stalls, truncations, 408, 429 and 5xx are retried with exponential backoff (Retry-After
-/// honoured up to the cap); other failures end the download. A `.part` the server cannot
-/// continue (a 416 for another length) starts over at once, at most ``maximumRestarts`` times.
+/// Each attempt is a task with its own ``ResumableDownloadDelegate``; an ``AttemptBudget``
+/// (the queue's rule too) decides what follows a failure: transport errors, stalls,
+/// truncations, 408, 429 and 5xx are retried with exponential backoff (Retry-After honoured
+/// up to the cap); other failures end the download. A `.part` the server cannot continue (a
+/// 416 for another length) starts over at once, at most ``maximumRestarts`` times.
 /// The wait between attempts goes through an injected ``RetryClock``. Safe to use from any thread.
 public final class ResumableDownload: Sendable {
-    /// Immediate fresh starts allowed after a resume the server cannot serve, `3`.
-    public static let maximumRestarts = 3
+    /// Immediate fresh starts allowed after a resume the server cannot serve, `3`
+    /// (``AttemptBudget/maximumRestarts``).
+    public static let maximumRestarts = AttemptBudget.maximumRestarts
 
     /// The request as given (a resume goes to the URL that served the bytes).
     public let request: Request
@@ -73,10 +75,9 @@ public final class ResumableDownload: Sendable {
 
     /// Runs attempts until the download succeeds, fails for good, or is cancelled.
     public func run() async -> Result<TransferResult, FerryError> {
-        var attempt = 1
-        var unproductive = 0
-        var restarts = 0
+        var budget = AttemptBudget()
         while true {
+            let attempt = budget.failures + 1
             let resume = state.withLock { $0.resume }
             let delegate = ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: resume, clock: session.configuration.clock) { [self] data in
                 record(data)
@@ -99,16 +100,14 @@ public final class ResumableDownload: Sendable {
             }
             observer?.attemptEnded(task, outcome: outcome)
             guard case .failure(let error) = outcome, !stopped else { return outcome }
-            if delegate.requestsRestart, restarts < Self.maximumRestarts {
-                restarts += 1
-                continue
+            let madeProgress = (state.withLock { $0.resume?.durableOffset } ?? 0) > resume?.durableOffset ?? 0
+            let delay: Double
+            switch budget.attemptFailed(error, madeProgress: madeProgress, policy: retryPolicy,
+                                        retryAfter: task.response?.headers["Retry-After"], random: random) {
+            case .restart: continue
+            case .giveUp: return outcome
+            case .retry(let after): delay = after
             }
-            // Only attempts that did not move the download on spend the retry budget (a server
-            // that drops every few hundred KB still delivers); the delay grows with every one.
-            if (state.withLock { $0.resume?.durableOffset } ?? 0) <= resume?.durableOffset ?? 0 { unproductive += 1 }
-            guard retryPolicy.shouldRetry(error, afterAttempt: max(1, unproductive)) else { return outcome }
-            let retryAfter = task.response?.headers["Retry-After"].flatMap { RetryPolicy.retryAfterSeconds($0) }
-            let delay = retryPolicy.delay(afterAttempt: attempt, retryAfter: retryAfter, random: random)
             observer?.willRetry(after: error, delay: delay, attempt: attempt)
             let retryClock = self.retryClock
             let waiting = Task { await retryClock.sleep(seconds: delay) }
@@ -122,7 +121,6 @@ public final class ResumableDownload: Sendable {
                 state.waiting = nil
                 return state.cancelled
             }) { return .failure(.cancelled) }
-            attempt += 1
         }
     }
 

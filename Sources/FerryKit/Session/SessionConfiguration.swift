@@ -34,7 +34,8 @@ public struct SessionConfiguration: Sendable {
     public var expectContinueThreshold: Int64 = 1024 * 1024
     /// The most transfers the session runs at once; transfers resumed beyond it wait in the
     /// engine, in the order they were resumed, and start as others end (their `onStart`
-    /// handlers run then). `nil` (no limit) by default.
+    /// handlers run then). `nil` (no limit) by default; a running session's limits change
+    /// with `SessionManager.setLimits(maximumActiveTransfers:maximumActiveTransfersPerHost:)`.
     public var maximumActiveTransfers: Int?
     /// The most transfers the session runs at once to one host (``HostKey``), waiting as for
     /// ``maximumActiveTransfers``. `nil` (no limit) by default.

@@ -7,7 +7,9 @@ import Synchronization
 /// identifier until the task ends. Events about every task are published as ``TaskEvent``s
 /// through ``events()``. Safe to use from any thread.
 public final class SessionManager: Sendable {
-    /// The defaults every task starts from.
+    /// The defaults every task starts from. Its limits on transfers at once are those the
+    /// session was made with; ``setLimits(maximumActiveTransfers:maximumActiveTransfersPerHost:)``
+    /// may have changed them since (``maximumActiveTransfers`` reads the current ones).
     public let configuration: SessionConfiguration
     let core: SessionCore
 
@@ -75,6 +77,28 @@ public final class SessionManager: Sendable {
         core.hub.removeObserver(token)
     }
 
+    /// The most transfers the session runs at once now; `nil` is no limit.
+    public var maximumActiveTransfers: Int? { core.limits.withLock { $0.maximumActiveTransfers } }
+
+    /// The most transfers the session runs at once to one host now; `nil` is no limit.
+    public var maximumActiveTransfersPerHost: Int? { core.limits.withLock { $0.maximumActiveTransfersPerHost } }
+
+    /// Changes the limits on transfers at once (`nil` is no limit) while the session runs, and
+    /// returns once its engine applies them: transfers held back that fit now start at once;
+    /// running ones are never stopped, and above a lowered limit none starts until enough
+    /// have ended.
+    public func setLimits(maximumActiveTransfers: Int?, maximumActiveTransfersPerHost: Int?) async {
+        let limits = AdmissionLimits(maximumActiveTransfers: maximumActiveTransfers,
+                                     maximumActiveTransfersPerHost: maximumActiveTransfersPerHost)
+        await withCheckedContinuation { (applied: CheckedContinuation<Void, Never>) in
+            // Under the lock: the engine applies changes in the order `limits` records them.
+            core.limits.withLock { current in
+                current = limits
+                core.engine.submit(.setLimits(limits, done: { applied.resume() }))
+            }
+        }
+    }
+
     /// Cancels every task, stops the engine thread and ends the event streams.
     public func invalidate() {
         core.invalidate()
@@ -84,13 +108,19 @@ public final class SessionManager: Sendable {
 /// `SessionCore` is the part of a session its tasks hold on to: engine, events and delegates.
 final class SessionCore: Sendable {
     let configuration: SessionConfiguration
-    let engine = Engine()
+    let engine: Engine
+    /// `limits` are the limits on transfers at once last given to the engine.
+    let limits: Mutex<AdmissionLimits>
     let hub = EventHub<TaskEvent>()
     let delegates = Mutex<[Int: any TaskDelegate]>([:])
     private let nextTaskID = Atomic<Int>(0)
 
     init(configuration: SessionConfiguration) {
         self.configuration = configuration
+        let limits = AdmissionLimits(maximumActiveTransfers: configuration.maximumActiveTransfers,
+                                     maximumActiveTransfersPerHost: configuration.maximumActiveTransfersPerHost)
+        self.limits = Mutex(limits)
+        engine = Engine(limits: limits)
     }
 
     func makeTask(kind: TransferTask.Kind, request: Request, delegate: any TaskDelegate) -> TransferTask {

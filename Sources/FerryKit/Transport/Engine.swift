@@ -14,7 +14,7 @@ import Synchronization
 /// (a group commit) before their delegates give them their final names. A session with
 /// limits (`SessionConfiguration.maximumActiveTransfers`, per host too) has the transfers
 /// beyond them held here, in order; one starts as soon as another ends, without waiting for
-/// the thread that resumed it.
+/// the thread that resumed it. The limits may change while transfers run (`setLimits`).
 final class Engine: @unchecked Sendable {
     /// `Command` is a request from another thread to the engine thread.
     enum Command: Sendable {
@@ -22,6 +22,9 @@ final class Engine: @unchecked Sendable {
         case pause(Int)
         case resume(Int)
         case cancel(Int)
+        /// `setLimits` changes the admission limits, then calls `done` (also when the engine
+        /// has shut down and drops the command).
+        case setLimits(AdmissionLimits, done: @Sendable () -> Void)
         case shutdown
     }
 
@@ -69,6 +72,9 @@ final class Engine: @unchecked Sendable {
     }
     /// `held` are transfers waiting for a place under the limits, in order. Engine thread only.
     private var held: [Admission] = []
+    /// `limits` hold transfers back (see `add`); the session's, changed by `setLimits`.
+    /// Engine thread only.
+    private var limits: AdmissionLimits
     /// `activeByHost` counts running transfers by host, and `hostOfActive` is each one's host,
     /// for transfers started under a per-host limit. Engine thread only.
     private var activeByHost: [String: Int] = [:]
@@ -88,8 +94,9 @@ final class Engine: @unchecked Sendable {
     private let pendingCompletions = DispatchGroup()
     private let completions = Mutex(Completions())
 
-    /// Starts the engine thread.
-    init() {
+    /// Starts the engine thread, with the admission `limits` of its session.
+    init(limits: AdmissionLimits) {
+        self.limits = limits
         _ = CurlGlobal.initialized
         // curl_multi_init fails only when out of memory; nothing sensible can run then.
         guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle (out of memory)") }
@@ -118,6 +125,8 @@ final class Engine: @unchecked Sendable {
             if wakes { curl_multi_wakeup(multi) }
         } else if case .add(let task, _, _) = command {
             task.finish(.failure(.cancelled))
+        } else if case .setLimits(_, let done) = command {
+            done()
         }
     }
 
@@ -204,6 +213,9 @@ final class Engine: @unchecked Sendable {
             handles[id]?.unpause()
         case .cancel(let id):
             cancel(id)
+        case .setLimits(let limits, let done):
+            setLimits(limits)
+            done()
         case .shutdown:
             break
         }
@@ -214,7 +226,7 @@ final class Engine: @unchecked Sendable {
     /// order as others end (`admitHeld()`).
     private func add(_ task: TransferTask, delegate: any TaskDelegate, configuration: SessionConfiguration) {
         guard task.state != .cancelled else { return }
-        guard configuration.maximumActiveTransfers != nil || configuration.maximumActiveTransfersPerHost != nil else {
+        guard limits.isLimiting else {
             start(task, delegate: delegate, configuration: configuration, host: nil)
             return
         }
@@ -230,10 +242,26 @@ final class Engine: @unchecked Sendable {
 
     /// `fits(_:)` is true when `admission` may start under its session's limits now.
     private func fits(_ admission: Admission) -> Bool {
-        if let limit = admission.configuration.maximumActiveTransfers, handles.count >= limit { return false }
-        if let limit = admission.configuration.maximumActiveTransfersPerHost,
+        if let limit = limits.maximumActiveTransfers, handles.count >= limit { return false }
+        if let limit = limits.maximumActiveTransfersPerHost,
            activeByHost[admission.host, default: 0] >= limit { return false }
         return true
+    }
+
+    /// `setLimits(_:)` makes `limits` the session's admission limits: the held transfers that
+    /// fit now start at once; running ones are never stopped (above a lowered limit, none
+    /// starts until enough have ended). Transfers started without limits are counted by host
+    /// from now on.
+    private func setLimits(_ limits: AdmissionLimits) {
+        if !self.limits.isLimiting, limits.isLimiting {
+            for (id, handle) in handles {
+                let host = HostKey.of(handle.task.request.url.absoluteString)
+                hostOfActive[id] = host
+                activeByHost[host, default: 0] += 1
+            }
+        }
+        self.limits = limits
+        admitHeld()
     }
 
     /// `admitHeld()` starts the held transfers that fit now, in order (a transfer to a busy

@@ -80,23 +80,4 @@ extension Scheduler {
         }
         return SafeFileName.fromURL(try Request.validatedURL(first.string))
     }
-
-    /// `isDiskFull(_:)` is true for a write that failed for lack of room: `ENOSPC`, `EDQUOT`,
-    /// or `EFBIG` (the file-size limit).
-    static func isDiskFull(_ error: FerryError) -> Bool {
-        switch error {
-        case .file(.diskFull): return true
-        case .file(.io(_, let code, _)): return code == EFBIG || code == ENOSPC || code == EDQUOT
-        default: return false
-        }
-    }
-
-    /// `isRemote(_:)` is true for failures that another mirror might not have: the server's
-    /// reply or the network, not the local disk or the user.
-    static func isRemote(_ error: FerryError) -> Bool {
-        switch error {
-        case .transport, .validation, .integrity(.truncated): return true
-        default: return false
-        }
-    }
 }

@@ -1,0 +1,30 @@
+import FerryKit
+
+/// `RunningTask` is what a `Scheduler` keeps about one task with a transfer in flight. A
+/// class, owned by the scheduler's actor: the scheduler walks its running tasks each time it
+/// fills slots, and a struct holding a whole `TaskRecord` would be copied at every step.
+final class RunningTask {
+    /// `record` is the task's row as read when it started.
+    let record: TaskRecord
+    /// `hostKey` is the `host:port` the transfer counts against.
+    let hostKey: String
+    /// `lane` is the session the transfer runs on.
+    let lane: SessionLane
+    /// `transfer` is the attempt in flight.
+    let transfer: TransferTask
+    /// `partPath` is the download's `.part` file; `nil` for uploads.
+    let partPath: String?
+    /// `intent` says why the scheduler cancelled the transfer; `nil` while it runs normally.
+    var intent: StopIntent?
+    /// `finishing` is true once the network part is over and the file is being made durable
+    /// and named: the task no longer counts against the concurrency limits.
+    var finishing = false
+
+    init(record: TaskRecord, hostKey: String, lane: SessionLane, transfer: TransferTask, partPath: String?) {
+        self.record = record
+        self.hostKey = hostKey
+        self.lane = lane
+        self.transfer = transfer
+        self.partPath = partPath
+    }
+}

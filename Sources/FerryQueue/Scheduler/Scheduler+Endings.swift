@@ -1,0 +1,165 @@
+import FerryKit
+import Foundation
+
+/// Recording endings: ended attempts are decided, recorded with one journal write together
+/// with the next tasks to start, and published; retries wait on timers.
+extension Scheduler {
+    /// `Ending` is an ended attempt waiting in `endings`. A class: a batch of them is read
+    /// several times over, and a copy of the struct (task record, outcome, response) cost
+    /// thousands of instructions in retains and releases.
+    final class Ending {
+        let id: TaskID
+        let record: TaskRecord
+        let outcome: Result<TransferResult, FerryError>
+        let intent: StopIntent?
+        let response: HTTPResponse?
+        /// The `.part` beside the destination, removed once the journal records the task done.
+        let partPath: String?
+        /// Whether the attempt still holds a concurrency slot (its network part had not been
+        /// reported over); see `chooseCandidates()`.
+        let holdsSlot: Bool
+        /// Whether the attempt moved the download on (received more than was durable when it
+        /// started): such a failed attempt does not spend the retry budget.
+        let madeProgress: Bool
+
+        init(id: TaskID, record: TaskRecord, outcome: Result<TransferResult, FerryError>, intent: StopIntent?,
+             response: HTTPResponse?, partPath: String?, holdsSlot: Bool, madeProgress: Bool) {
+            self.id = id
+            self.record = record
+            self.outcome = outcome
+            self.intent = intent
+            self.response = response
+            self.partPath = partPath
+            self.holdsSlot = holdsSlot
+            self.madeProgress = madeProgress
+        }
+    }
+
+    /// `conclude(...)` queues an ended attempt for `concludeEndings()`, which runs once the
+    /// attempts ending at about the same time have all been queued.
+    func conclude(
+        _ id: TaskID, record: TaskRecord,
+        outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?,
+        partPath: String? = nil, holdsSlot: Bool = true, madeProgress: Bool = false
+    ) {
+        endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response,
+                              partPath: partPath, holdsSlot: holdsSlot, madeProgress: madeProgress))
+        guard !concludeQueued else { return }
+        concludeQueued = true
+        Task { [weak self] in
+            await self?.concludeEndings()
+        }
+    }
+
+    /// `concludeEndings(chosen:)` decides what each queued ended attempt means for its task,
+    /// chooses the tasks that take the freed slots (unless the caller `chosen` them), records
+    /// both in the journal with one commit, publishes the `ended` events in order, then starts
+    /// the chosen tasks (and fills any slot still free, such as one of a task queued again by
+    /// this very batch).
+    func concludeEndings(chosen: [Candidate]? = nil) {
+        concludeQueued = false
+        let batch = endings
+        endings.removeAll()
+        guard !batch.isEmpty else { return }
+        // Loops rather than closures (see `chooseCandidates`).
+        var decisions: [Decision] = []
+        decisions.reserveCapacity(batch.count)
+        var recorded: [AttemptOutcome] = []
+        recorded.reserveCapacity(batch.count)
+        for ending in batch {
+            let decision = attempts.decide(ending.id, spec: ending.record.spec, outcome: ending.outcome,
+                                           intent: ending.intent, madeProgress: ending.madeProgress,
+                                           response: ending.response)
+            decisions.append(decision)
+            guard ending.intent != .removed else { continue }
+            recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
+                                           message: decision.message, reply: decision.reply, length: decision.length))
+        }
+        let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
+        var states: [TaskState?]
+        var moved: Set<TaskID> = []
+        do {
+            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen),
+                                                     fileNames: Scheduler.fileNames(of: chosen))
+            states = written.states
+            moved = Set(written.running)
+        } catch {
+            lastJournalError = error
+            states = recorded.map(\.state)
+        }
+        var next = 0
+        var leftovers: [String] = []
+        for (ending, decision) in zip(batch, decisions) {
+            guard ending.intent != .removed else {
+                hub.publish(.ended(ending.id, .cancelled, error: nil))
+                continue
+            }
+            let state = states[next]
+            next += 1
+            // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
+            if state == .done, ending.intent == nil, let partPath = ending.partPath,
+               case .success(let result) = ending.outcome, result.partialNameKept {
+                leftovers.append(result.partialFilePath ?? partPath)
+            }
+            concluded(ending.id, state: state, decision: decision, intent: ending.intent)
+        }
+        // The next transfers start first: the engine has work while the names are removed.
+        start(chosen, moved: moved)
+        for ending in batch {
+            guard let partPath = ending.partPath else { continue }
+            destinationsInUse.remove(partPath)
+        }
+        for path in leftovers {
+            unlink(path)
+        }
+        fill()
+        finishIfIdle()
+    }
+
+    /// `concluded(_:state:decision:intent:)` counts a recorded attempt, schedules its retry
+    /// and publishes `ended`; `state` is `nil` when the task was removed meanwhile.
+    private func concluded(_ id: TaskID, state: TaskState?, decision: Decision, intent: StopIntent?) {
+        guard let state else {
+            hub.publish(.ended(id, .cancelled, error: nil))
+            return
+        }
+        failures.record(id, state == .failed || state == .paused ? decision.failure : nil)
+        switch state {
+        case .done: summary.completed += 1
+        case .failed:
+            summary.failed += 1
+            summary.note(decision.failure ?? .transfer)
+        case .paused where decision.failure != nil:
+            summary.pausedByError += 1
+            summary.note(decision.failure ?? .localFile)
+        case .queued where intent == nil: summary.retried += 1
+        default: break
+        }
+        if state == .queued {
+            dropUpcoming()
+        }
+        if state == .queued, let delay = decision.retryDelay {
+            scheduleRetry(id, after: delay)
+            hub.publish(.willRetry(id, delay: delay))
+        }
+        hub.publish(.ended(id, state, error: decision.message, path: state == .done ? decision.finalPath : nil))
+    }
+
+    /// `scheduleRetry(_:after:)` lets task `id` run again once `delay` seconds have passed.
+    private func scheduleRetry(_ id: TaskID, after delay: Double) {
+        retryTimers[id]?.cancel()
+        retryTimers[id] = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int64(delay * 1000)))
+            guard !Task.isCancelled else { return }
+            await self?.retryDue(id)
+        }
+    }
+
+    /// `retryDue(_:)` makes a task whose retry fell due runnable and fills the free slots.
+    private func retryDue(_ id: TaskID) {
+        guard retryTimers.removeValue(forKey: id) != nil else { return }
+        dropUpcoming()
+        fill()
+        finishIfIdle()
+    }
+}
