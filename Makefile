@@ -102,6 +102,7 @@ bench: bench-deps release
 	bench/upload
 	bench/tui
 	bench/queue
+	bench/rpc
 
 # Fuzzing (libFuzzer): the package in Fuzz/ is built with the fuzzer and AddressSanitizer,
 # then every target runs FUZZ_SECONDS seconds from its seed corpus, one after another. Seeds

@@ -15,9 +15,9 @@ extension Aria2Methods {
     }
 
     @Sendable static func tellActive(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        let keys = try call.keys(0)
+        let keys = DownloadStatus.Keys(try call.keys(0))
         let engine = call.engine
-        return .array(try engine.records(in: [.running]).map { DownloadStatus.json($0, engine: engine, keys: keys) })
+        return DownloadStatus.list(try engine.runningRecords(), engine: engine, keys: keys)
     }
 
     @Sendable static func tellWaiting(_ call: RPCCall) throws(RPCError) -> JSONValue {
@@ -34,31 +34,29 @@ extension Aria2Methods {
     private static func page(_ call: RPCCall, states: Set<TaskState>) throws(RPCError) -> JSONValue {
         let offset = try call.integer(0)
         let requested = try call.integer(1)
-        let keys = try call.keys(2)
+        let keys = DownloadStatus.Keys(try call.keys(2))
         let engine = call.engine
         let count = Int64(min(max(requested, 0), 100_000))
         guard count > 0 else { return [] }
-        let records: [TaskRecord]
+        let request: StatusPages.Request
         if offset >= 0 {
-            records = try engine.journalCall { () throws(QueueError) in
-                try engine.journal.tasks(in: states, limit: Int(count), offset: Int(min(offset, Int64(Int32.max))))
-            }
+            request = StatusPages.Request(states: states, offset: Int(min(offset, Int64(Int32.max))), limit: Int(count),
+                                          reversed: false, keys: keys)
         } else {
-            let counts = try engine.journalCall { () throws(QueueError) in try engine.journal.countsByState() }
+            let counts = try engine.counts()
             let total = Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) })
             let last = total + max(offset, -total - 1)  // index of the first task listed
             guard last >= 0 else { return [] }
             let first = max(0, last - count + 1)
-            records = try engine.journalCall { () throws(QueueError) in
-                try engine.journal.tasks(in: states, limit: Int(last - first + 1), offset: Int(first))
-            }.reversed()
+            request = StatusPages.Request(states: states, offset: Int(first), limit: Int(last - first + 1), reversed: true,
+                                          keys: keys)
         }
-        return .array(records.map { DownloadStatus.json($0, engine: engine, keys: keys) })
+        return try engine.journalCall { () throws(QueueError) in try engine.statusPages.answer(request, engine: engine) }
     }
 
     @Sendable static func getGlobalStat(_ call: RPCCall) throws(RPCError) -> JSONValue {
         let engine = call.engine
-        let counts = try engine.journalCall { () throws(QueueError) in try engine.journal.countsByState() }
+        let counts = try engine.counts()
         func sum(_ states: Set<TaskState>) -> JSONValue {
             DownloadStatus.number(Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) }))
         }

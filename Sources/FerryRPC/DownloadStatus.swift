@@ -22,68 +22,149 @@ enum DownloadStatus {
         }
     }
 
-    /// `json(_:engine:keys:)` is the status object of `record`, only `keys` when given.
+    /// `Key` is a key of the status object, declared in the order keys are written (sorted,
+    /// as `JSONValue` writes an object's keys).
+    enum Key: Int, CaseIterable {
+        case completedLength, connections, dir, downloadSpeed, errorCode, errorMessage, files, gid, numPieces,
+             pieceLength, status, totalLength, uploadLength, uploadSpeed
+
+        /// `name` is the key as clients spell it.
+        var name: String { Key.names[rawValue] }
+
+        /// `all` is every key, in order (made once: `allCases` makes its list at every use).
+        static let all = allCases
+
+        private static let names = ["completedLength", "connections", "dir", "downloadSpeed", "errorCode", "errorMessage",
+                                    "files", "gid", "numPieces", "pieceLength", "status", "totalLength", "uploadLength",
+                                    "uploadSpeed"]
+    }
+
+    /// `Keys` is a key filter read once for a whole list of tasks: which keys to write.
+    struct Keys: Hashable {
+        private var bits: UInt32 = 0
+
+        /// `init(_:)` keeps the known keys of `names`; `nil` or an empty list means every key,
+        /// as in aria2.
+        init(_ names: Set<String>?) {
+            for key in Key.allCases where names?.isEmpty != false || names?.contains(key.name) == true {
+                bits |= 1 << key.rawValue
+            }
+        }
+
+        func contains(_ key: Key) -> Bool { bits & (1 << key.rawValue) != 0 }
+    }
+
+    /// `json(_:engine:keys:)` is the status object of `record`, only `keys` when given (an
+    /// empty list means every key, as in aria2).
     static func json(_ record: TaskRecord, engine: RPCEngine, keys: Set<String>? = nil) -> JSONValue {
-        let live = record.state == .running ? engine.live.progress(of: record.id) : nil
-        let total = live?.expectedBytes ?? record.resume.totalLength ?? (record.state == .done ? fileSize(record) : nil) ?? 0
-        let completed: Int64
-        if let live {
-            completed = live.completedBytes
-        } else if record.state == .done {
-            completed = total
-        } else {
-            completed = record.resume.durableOffset
+        var writer = JSONByteWriter()
+        write(record, engine: engine, keys: Keys(keys), into: &writer)
+        return .encoded(writer.data)
+    }
+
+    /// `list(_:engine:keys:)` is the status objects of `records`, in their order.
+    ///
+    /// A front end polls lists of up to 1,000 tasks every second: they are written straight
+    /// into text, and only the keys asked for (the file list, with its path and masked URLs,
+    /// cost more than the other keys together).
+    static func list(_ records: [TaskRecord], engine: RPCEngine, keys: Keys) -> JSONValue {
+        var writer = JSONByteWriter(capacity: 64 + 400 * records.count)
+        writer.beginArray()
+        for index in records.indices {
+            write(records[index], engine: engine, keys: keys, into: &writer)
         }
-        var fields: [String: JSONValue] = [
-            "gid": .string(GID.string(for: record.id)),
-            "status": .string(name(of: record.state)),
-            "totalLength": number(total),
-            "completedLength": number(completed),
-            "uploadLength": number(live?.sentBytes ?? 0),
-            "downloadSpeed": number(live.map { $0.isSending ? 0 : Int64($0.bytesPerSecond) } ?? 0),
-            "uploadSpeed": number(live.map { $0.isSending ? Int64($0.bytesPerSecond) : 0 } ?? 0),
-            "connections": number(record.state == .running ? 1 : 0),
-            "pieceLength": number(pieceLength),
-            "numPieces": number((total + pieceLength - 1) / pieceLength),
-            "dir": .string(directory(of: record, engine: engine)),
-            "files": files(record, engine: engine, total: total, completed: completed),
-        ]
+        writer.endArray()
+        return .encoded(writer.data)
+    }
+
+    /// `write(_:engine:keys:into:)` writes the status object of `record` with `keys`.
+    private static func write(_ record: TaskRecord, engine: RPCEngine, keys: Keys, into writer: inout JSONByteWriter) {
+        let (live, total, completed) = progress(of: record, engine: engine)
         // A task paused by an error (a full disk) says why too, which aria2 has no state for.
-        let failure = engine.scheduler.failures.kind(of: record.id)
-        if record.state == .failed || (record.state == .paused && failure != nil) {
-            fields["errorCode"] = .string(Aria2ErrorCode.code(for: failure))
-            fields["errorMessage"] = .string(record.lastError ?? "failed")
+        let failure = record.state == .failed || record.state == .paused ? engine.scheduler.failures.kind(of: record.id) : nil
+        let failed = record.state == .failed || failure != nil
+        writer.beginObject()
+        for key in Key.all where keys.contains(key) {
+            if key == .errorCode || key == .errorMessage, !failed { continue }
+            writer.key(key.name)
+            switch key {
+            case .completedLength: writer.integerString(completed)
+            case .connections: writer.integerString(record.state == .running ? 1 : 0)
+            case .dir: writer.string(directory(of: record, engine: engine))
+            case .downloadSpeed: writer.integerString(live.map { $0.isSending ? 0 : Int64($0.bytesPerSecond) } ?? 0)
+            case .errorCode: writer.string(Aria2ErrorCode.code(for: failure))
+            case .errorMessage: writer.string(record.lastError ?? "failed")
+            case .files: writeFiles(record, engine: engine, total: total, completed: completed, into: &writer)
+            case .gid: writer.string(GID.string(for: record.id))
+            case .numPieces: writer.integerString((total + pieceLength - 1) / pieceLength)
+            case .pieceLength: writer.integerString(pieceLength)
+            case .status: writer.string(name(of: record.state))
+            case .totalLength: writer.integerString(total)
+            case .uploadLength: writer.integerString(live?.sentBytes ?? 0)
+            case .uploadSpeed: writer.integerString(live.map { $0.isSending ? Int64($0.bytesPerSecond) : 0 } ?? 0)
+            }
         }
-        if let keys, !keys.isEmpty {
-            fields = fields.filter { keys.contains($0.key) }
-        }
-        return .object(fields)
+        writer.endObject()
     }
 
     /// `files(_:engine:)` is aria2's file list of a task: always one file.
     static func files(_ record: TaskRecord, engine: RPCEngine) -> JSONValue {
-        guard case .object(let fields) = json(record, engine: engine, keys: ["files"]), let files = fields["files"] else {
-            return []
-        }
-        return files
+        let (_, total, completed) = progress(of: record, engine: engine)
+        var writer = JSONByteWriter()
+        writeFiles(record, engine: engine, total: total, completed: completed, into: &writer)
+        return .encoded(writer.data)
     }
 
-    private static func files(_ record: TaskRecord, engine: RPCEngine, total: Int64, completed: Int64) -> JSONValue {
-        [.object([
-            "index": "1",
-            "path": .string(path(of: record, engine: engine)),
-            "length": number(total),
-            "completedLength": number(completed),
-            "selected": "true",
-            "uris": uris(record),
-        ])]
+    /// `progress(of:engine:)` is a task's live progress while it runs, its length and its
+    /// bytes done: live while it runs, else from the journal (the durable offset).
+    private static func progress(of record: TaskRecord, engine: RPCEngine) -> (TransferProgress?, total: Int64, completed: Int64) {
+        let live = record.state == .running ? engine.live.progress(of: record.id) : nil
+        let total = live?.expectedBytes ?? record.resume.totalLength ?? (readsDisk(record) ? fileSize(record) : nil) ?? 0
+        if let live {
+            return (live, total, live.completedBytes)
+        }
+        return (nil, total, record.state == .done ? total : record.resume.durableOffset)
+    }
+
+    /// `writeFiles(_:engine:total:completed:into:)` writes the one file's object, in a list.
+    private static func writeFiles(_ record: TaskRecord, engine: RPCEngine, total: Int64, completed: Int64,
+                                   into writer: inout JSONByteWriter) {
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("completedLength")
+        writer.integerString(completed)
+        writer.key("index")
+        writer.string("1")
+        writer.key("length")
+        writer.integerString(total)
+        writer.key("path")
+        writer.string(path(of: record, engine: engine))
+        writer.key("selected")
+        writer.string("true")
+        writer.key("uris")
+        writeURIs(record, into: &writer)
+        writer.endObject()
+        writer.endArray()
     }
 
     /// `uris(_:)` is the task's URLs, masked: the first `used`, its mirrors `waiting`.
     static func uris(_ record: TaskRecord) -> JSONValue {
-        .array(record.spec.urls.enumerated().map { index, url in
-            .object(["uri": .string(url.masked), "status": index == 0 ? "used" : "waiting"])
-        })
+        var writer = JSONByteWriter()
+        writeURIs(record, into: &writer)
+        return .encoded(writer.data)
+    }
+
+    private static func writeURIs(_ record: TaskRecord, into writer: inout JSONByteWriter) {
+        writer.beginArray()
+        for (index, url) in record.spec.urls.enumerated() {
+            writer.beginObject()
+            writer.key("status")
+            writer.string(index == 0 ? "used" : "waiting")
+            writer.key("uri")
+            writer.string(url.masked)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     /// `directory(of:engine:)` is where the task saves its file.
@@ -98,6 +179,12 @@ enum DownloadStatus {
         guard let name = record.spec.requestedName else { return "" }
         let directory = directory(of: record, engine: engine)
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `readsDisk(_:)` tells whether the status of `record` reads its file: a finished
+    /// download whose length the journal does not hold is listed with its file's size.
+    static func readsDisk(_ record: TaskRecord) -> Bool {
+        record.state == .done && record.resume.totalLength == nil
     }
 
     /// `number(_:)` is a number as aria2 sends every number: a string.

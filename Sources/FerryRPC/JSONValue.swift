@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Integers and fractions are kept apart (`integer`, `number`) so a position or an offset
 /// is read exactly. `serialized()` writes compact JSON with the keys of objects sorted, so
-/// answers are the same from run to run.
+/// answers are the same from run to run (text made by a `JSONByteWriter` keeps that order too).
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -14,6 +14,9 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+    /// `encoded` is JSON text written earlier (`JSONByteWriter`), sent as it is: answers made
+    /// without building values (status lists). `parse(_:)` never makes one.
+    case encoded(Data)
 
     /// `parse(_:)` decodes one JSON text; `nil` when it is not JSON.
     public static func parse(_ data: Data) -> JSONValue? {
@@ -50,54 +53,34 @@ public enum JSONValue: Sendable, Hashable {
 
     /// `serialized()` is the compact JSON text of the value (UTF-8).
     public func serialized() -> Data {
-        var text = ""
-        write(into: &text)
-        return Data(text.utf8)
+        var writer = JSONByteWriter()
+        write(into: &writer)
+        return writer.data
     }
 
-    private func write(into text: inout String) {
+    private func write(into writer: inout JSONByteWriter) {
         switch self {
-        case .null: text += "null"
-        case .bool(let value): text += value ? "true" : "false"
-        case .integer(let value): text += String(value)
-        case .number(let value): text += value.isFinite ? String(value) : "null"
-        case .string(let value): JSONValue.writeString(value, into: &text)
+        case .null: writer.literal("null".utf8)
+        case .bool(let value): writer.literal((value ? "true" : "false").utf8)
+        case .integer(let value): writer.literal(String(value).utf8)
+        case .number(let value): writer.literal((value.isFinite ? String(value) : "null").utf8)
+        case .string(let value): writer.string(value)
         case .array(let values):
-            text += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { text += "," }
-                value.write(into: &text)
+            writer.beginArray()
+            for value in values {
+                value.write(into: &writer)
             }
-            text += "]"
+            writer.endArray()
         case .object(let members):
-            text += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { text += "," }
-                JSONValue.writeString(key, into: &text)
-                text += ":"
-                members[key]?.write(into: &text)
+            writer.beginObject()
+            for member in members.sorted(by: { $0.key < $1.key }) {
+                writer.key(member.key)
+                member.value.write(into: &writer)
             }
-            text += "}"
+            writer.endObject()
+        case .encoded(let text):
+            writer.literal(text)
         }
-    }
-
-    private static func writeString(_ value: String, into text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029:
-                text += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }
 

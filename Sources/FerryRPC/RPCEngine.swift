@@ -26,6 +26,10 @@ public final class RPCEngine: Sendable {
     public let notifications = EventHub<String>()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
     public let sessionID: String
+    /// `digest` keeps the counts by state and the running tasks' ids between queue changes.
+    let digest: QueueDigest
+    /// `statusPages` keeps the answers to pages of waiting and stopped tasks until they change.
+    let statusPages = StatusPages()
     /// `webSocketClients` counts the WebSocket connections open now.
     let webSocketClients = Atomic<Int>(0)
     private let shutdown: @Sendable () -> Void
@@ -42,9 +46,11 @@ public final class RPCEngine: Sendable {
         self.defaultDirectory = defaultDirectory
         self.maximumConcurrent = maximumConcurrent
         self.shutdown = onShutdown
+        digest = QueueDigest(journal: journal)
         live = LiveProgress()
         live.follow(scheduler)
         activity.follow(scheduler)
+        statusPages.follow(scheduler)
         let notifications = self.notifications
         scheduler.observe { event in
             if let message = Aria2Notification.message(for: event) { notifications.publish(message) }
@@ -83,6 +89,16 @@ public final class RPCEngine: Sendable {
             throw RPCError.failed("journal: \((error as? QueueError)?.description ?? "\(error)")")
         }
         return records
+    }
+
+    /// `counts()` is the number of tasks in each state (every state is a key).
+    func counts() throws(RPCError) -> [TaskState: Int] {
+        try journalCall { () throws(QueueError) in try digest.counts() }
+    }
+
+    /// `runningRecords()` is every running task, in queue order.
+    func runningRecords() throws(RPCError) -> [TaskRecord] {
+        try journalCall { () throws(QueueError) in try digest.running() }
     }
 
     /// `record(_:)` is the task of a GID, or the error aria2 gives for an unknown one.

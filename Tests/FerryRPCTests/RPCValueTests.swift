@@ -38,6 +38,16 @@ struct RPCValueTests {
         #expect(again["b"] as? String == "line\nbreak \"quoted\" \u{1}\u{2028}")
     }
 
+    @Test func serializedJSONEscapesOnlyWhatMustBeAndKeepsEverythingElse() throws {
+        let tricky = "tab\there, back\\slash, DEL \u{7F}, C1 \u{85}\u{9F}, \u{2029}, not \u{A0} \u{2027} \u{202A}, é 中 🚢"
+        let value: JSONValue = [.string(tricky), .encoded(Data(#"{"z":1}"#.utf8)), ["k": .encoded(Data("[]".utf8))], .null]
+        let text = String(decoding: value.serialized(), as: UTF8.self)
+        #expect(text == #"["tab\there, back\\slash, DEL \u007f, C1 \u0085\u009f, \u2029, not "#
+            + "\u{A0} \u{2027} \u{202A}, é 中 🚢\"" + #",{"z":1},{"k":[]},null]"#)
+        let again = try #require(try JSONSerialization.jsonObject(with: value.serialized()) as? [Any])
+        #expect(again.first as? String == tricky)
+    }
+
     @Test func secretMatchesOnlyItself() throws {
         let secret = try #require(RPCSecret("s3cret"))
         #expect(secret.matches(token: "s3cret"))

