@@ -119,8 +119,11 @@ public final class RPCEngine: Sendable {
     /// cannot be read counts as busy.
     public func isIdle() -> Bool {
         if let lastPoll = activity.lastPoll, ContinuousClock.now - lastPoll < Self.attachedPollWindow { return false }
-        guard webSocketClients.load(ordering: .relaxed) == 0,
-              let counts = try? journal.countsByState() else { return false }
-        return (counts[.queued] ?? 0) == 0 && (counts[.running] ?? 0) == 0
+        // Asked every second: a running transfer is in `live` from its start to its end, and
+        // a queued task is found through the queue's index, so a large queue of finished
+        // tasks is never counted.
+        guard webSocketClients.load(ordering: .relaxed) == 0, live.all().isEmpty,
+              let queued = try? journal.nextRunnable(limit: 1) else { return false }
+        return queued.isEmpty
     }
 }
