@@ -1,5 +1,6 @@
 import FerryKit
 import Foundation
+import Synchronization
 
 /// `Console` writes to the terminal: messages on stderr, results on stdout.
 ///
@@ -14,6 +15,13 @@ enum Console {
     /// Whether stdout is a terminal.
     static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
 
+    /// `quiet` is set once by `-q`: only errors reach stderr (no status line, no progress).
+    private static let quietFlag = Atomic<Bool>(false)
+    static var quiet: Bool {
+        get { quietFlag.load(ordering: .relaxed) }
+        set { quietFlag.store(newValue, ordering: .relaxed) }
+    }
+
     /// Writes `ferry: MESSAGE` and a newline to stderr, escaped.
     static func error(_ message: String) {
         let text = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
@@ -22,16 +30,19 @@ enum Console {
 
     /// Writes `text` to stderr, escaped but for its line breaks.
     static func status(_ text: String) {
+        guard !quiet else { return }
         write(text.displayableLines, to: STDERR_FILENO)
     }
 
     /// Draws `line` (escaped) over the current line of stderr: the progress line on a terminal.
     static func redrawLine(_ line: String) {
+        guard !quiet else { return }
         write("\r\u{1B}[K" + line.displayable, to: STDERR_FILENO)
     }
 
     /// Clears the current line of stderr (the progress line) before a message is printed.
     static func clearLine() {
+        guard !quiet else { return }
         write("\r\u{1B}[K", to: STDERR_FILENO)
     }
 

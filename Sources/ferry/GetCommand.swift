@@ -23,6 +23,7 @@ struct GetCommand: AsyncParsableCommand {
     var stateDir: String?
 
     func run() async throws {
+        Console.quiet = options.quiet
         // Check every input before anything is sent.
         var parsed: [URL] = []
         var inputErrors: [FerryError] = []

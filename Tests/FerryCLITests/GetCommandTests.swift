@@ -102,6 +102,23 @@ import Testing
         #expect(result.stderr.contains("not a directory") || result.stderr.contains("could not create directory"))
     }
 
+    @Test func quietPrintsOnlyErrors() throws {
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        defer { www.remove(); out.remove() }
+        try Pattern.writeFile(at: www.file("q.bin"), count: 100_000, seed: 8)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+
+        let saved = try ferry(["get", "-q", "-d", out.path, nginx.url("/q.bin").absoluteString])
+        #expect(saved.exitStatus == 0 && saved.stderr.isEmpty, "\(saved.stderr)")
+        #expect(try SHA256Hex.of(file: out.file("q.bin")) == Pattern.sha256Hex(count: 100_000, seed: 8))
+
+        let failed = try ferry(["get", "--quiet", "--retries", "0", "-d", out.path, nginx.url("/missing.bin").absoluteString])
+        #expect(failed.exitStatus == 1)
+        #expect(failed.stderr.contains("404") && !failed.stderr.contains("downloading"), "\(failed.stderr)")
+    }
+
     @Test func jsonPrintsOneEventPerLine() throws {
         let www = try TemporaryDirectory(worldReadable: true)
         let out = try TemporaryDirectory()
