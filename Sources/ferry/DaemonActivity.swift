@@ -52,13 +52,21 @@ final class DaemonActivity: TransferActivity {
         return AsyncStream { continuation in
             let poller = Task {
                 var follower = Follower()
+                var failures = 0
                 while !Task.isCancelled {
                     let answer: JSONValue
-                    do {
+                    do throws(ControlClient.Failure) {
                         answer = try await ControlClient.call(socketPath: socketPath, method: "ferry.activity",
                                                               params: follower.next.map { [.integer($0)] } ?? [],
                                                               timeout: .seconds(5))
+                        failures = 0
                     } catch {
+                        // Gone (nothing listens): at once. Slow or garbled: after three in a row.
+                        failures += 1
+                        if case .noDaemon = error {} else if failures < 3 {
+                            try? await Task.sleep(for: Self.pollInterval)
+                            continue
+                        }
                         continuation.yield(.engineStopped("the daemon stopped: transfers are not running (open ferry again to start it)"))
                         break
                     }
