@@ -89,8 +89,10 @@ struct DaemonCommand: AsyncParsableCommand {
         let journal = try QueueAccess.open(stateDirectory, policy: .moveAside)
         defer { try? journal.close() }
         let directory = try DownloadDirectory.prepareForCommand(dir)
-        let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
+        var configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
                                                    maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
+        // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
+        configuration.securityPolicy = SecurityPolicy.default.withEnvironment(environment)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)

@@ -50,6 +50,13 @@ struct GetCommand: AsyncParsableCommand {
         if let output = options.output, SafeFileName.check(requestedName: output) != nil {
             inputErrors.append(.input(.invalidOption("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")))
         }
+        let environment = ProcessInfo.processInfo.environment
+        var trust = SecurityPolicy.default
+        do throws(FerryError) {
+            trust = try options.trust.policy(environment: environment)
+        } catch {
+            inputErrors.append(error)
+        }
         var checksum: ExpectedChecksum?
         do throws(FerryError) {
             checksum = try options.parsedChecksum()
@@ -76,9 +83,11 @@ struct GetCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
 
+        if options.trust.insecure {
+            Console.error("warning: --insecure: TLS certificates and host names are not checked")
+        }
         let directory = try DownloadDirectory.prepareForCommand(options.dir)
 
-        let environment = ProcessInfo.processInfo.environment
         let request = GetRequest(urls: parsed, directory: directory, options: options, headers: headers, rate: rate, checksum: checksum)
         let journal: DownloadJournal
         do throws(QueueError) {
@@ -87,6 +96,12 @@ struct GetCommand: AsyncParsableCommand {
             // A daemon running the queue takes the downloads; another engine running it is a
             // usage error; a state directory or journal that cannot be used (read-only, full,
             // ...) is a local file error.
+            if case .lock(.heldByAnotherProcess) = error, options.trust.given {
+                // The daemon's tasks do not carry TLS settings yet: never run them without the
+                // pins or authorities asked for.
+                Console.error("\(error.description); TLS options (--cacert, --pin, -k, --cert) cannot be handed to it yet: run ferry stop first, or drop them")
+                throw ExitStatus.usage
+            }
             if case .lock(.heldByAnotherProcess) = error, try await getThroughDaemon(request) { return }
             throw QueueAccess.fail(error)
         }
@@ -110,6 +125,7 @@ struct GetCommand: AsyncParsableCommand {
         configuration.onlyTasks = Set(plan.jobs.keys)
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
+        configuration.securityPolicy = trust
         var checkpointInterval: Double? = DownloadPolicy.defaultCheckpointInterval
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { checkpointInterval = interval }
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)

@@ -58,8 +58,10 @@ struct ResumeCommand: AsyncParsableCommand {
             try requeue(journal, ids: ids)
         }
         let directory = try DownloadDirectory.prepareForCommand(dir)
-        let configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
+        var configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
                                                    maximumPerHost: limits.maxPerHost)
+        // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
+        configuration.securityPolicy = SecurityPolicy.default.withEnvironment(ProcessInfo.processInfo.environment)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)

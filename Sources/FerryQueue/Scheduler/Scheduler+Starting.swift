@@ -50,7 +50,8 @@ extension Scheduler {
         do throws(FerryError) {
             if let upload = record.spec.upload {
                 lane = mainLane
-                let request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
+                var request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
+                request.securityPolicy = configuration.securityPolicy
                 transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
             } else {
                 lane = mainLane
@@ -76,6 +77,7 @@ extension Scheduler {
                     request = request.moved(to: finalURL)
                 }
                 request.maximumReceiveSpeed = Scheduler.speedCap(of: record)
+                request.securityPolicy = configuration.securityPolicy
                 if let limit = configuration.lowSpeedLimit { request.lowSpeedLimit = limit }
                 if let time = configuration.lowSpeedTime { request.lowSpeedTime = time }
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)

@@ -23,6 +23,9 @@ public struct SchedulerConfiguration: Sendable {
     /// than the limit for that many seconds (a stall, retried); `nil` keeps FerryKit's default.
     public var lowSpeedLimit: Int?
     public var lowSpeedTime: Int?
+    /// `securityPolicy` is how the TLS peers of this scheduler's transfers are evaluated; `nil`
+    /// (the session's, FerryKit's default) by default.
+    public var securityPolicy: SecurityPolicy?
     /// `pollInterval` is how often the journal's revision is read to notice changes made by
     /// other processes; `1` second by default.
     public var pollInterval: Duration
