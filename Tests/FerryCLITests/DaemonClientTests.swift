@@ -31,13 +31,15 @@ import Testing
     }
 
     @Test func queueCommandsActThroughTheDaemonAtOnce() throws {
-        // Given a daemon running one transfer at a time and three slow files.
+        // Given a daemon running one transfer at a time and three slow files (64 MiB at 256 KiB/s:
+        // none can end during the test, however slow a loaded machine makes its steps; with
+        // 4 MiB, a ended before b and c were added once, and b then rightly ran first).
         let www = try TemporaryDirectory(worldReadable: true)
         let state = try TemporaryDirectory()
         defer { www.remove(); state.remove() }
         try FileManager.default.createDirectory(at: www.file("slow"), withIntermediateDirectories: true)
         for (index, name) in ["a", "b", "c"].enumerated() {
-            try Pattern.writeFile(at: www.file("slow/\(name).bin"), count: 4 << 20, seed: index)
+            try Pattern.writeFile(at: www.file("slow/\(name).bin"), count: 64 << 20, seed: index)
         }
         let nginx = try NginxServer.start(root: www.url, extraConfig: "location /slow/ { limit_rate 256k; sendfile_max_chunk 32k; }")
         defer { nginx.stop() }
