@@ -78,8 +78,6 @@ public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidRate(String)
         /// `invalidOption` carries an option name and what is wrong with its value.
         case invalidOption(name: String, detail: String)
-        /// `unsupportedOption` names a batch-file option Ferry does not support.
-        case unsupportedOption(String)
         /// `optionWithoutEntry` means an indented option line came before any URI line.
         case optionWithoutEntry
         /// `malformedOption` means an option line is not `key=value`.
@@ -188,8 +186,6 @@ extension QueueError.InputReason {
             return "invalid rate '\(text)' (expected a number of bytes with an optional K or M suffix)"
         case .invalidOption(let name, let detail):
             return "invalid value for option '\(name)': \(detail)"
-        case .unsupportedOption(let name):
-            return "unsupported option '\(name)'"
         case .optionWithoutEntry:
             return "option line without a URI line before it"
         case .malformedOption:

@@ -63,8 +63,9 @@ public final class ActivityFeed: Sendable {
         }
     }
 
-    /// `page(after:)` is every event numbered `since` or later; `nil` asks only for the
-    /// current number (a client attaching reads the queue itself).
+    /// `page(since:)` is every event numbered `since` or later; `nil` asks only for the
+    /// current number (a client attaching reads the queue itself). A number the feed no
+    /// longer holds, or never gave, is a `reset`.
     public func page(since: Int64?) -> Page {
         state.withLock { state in
             state.lastPoll = .now

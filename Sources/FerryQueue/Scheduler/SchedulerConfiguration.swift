@@ -19,9 +19,10 @@ public struct SchedulerConfiguration: Sendable {
     /// `onlyTasks` are the only tasks this scheduler runs (the tasks of one `ferry get`); `nil`
     /// by default (the whole queue). A run until idle ends when none of them is left to run.
     public var onlyTasks: Set<TaskID>?
-    /// `lowSpeedLimit` and `lowSpeedTime` end an attempt that moves fewer bytes per second
-    /// than the limit for that many seconds (a stall, retried); `nil` keeps FerryKit's default.
+    /// `lowSpeedLimit` ends an attempt that moves fewer bytes per second than this for
+    /// `lowSpeedTime` seconds (a stall, retried); `nil` keeps FerryKit's default.
     public var lowSpeedLimit: Int?
+    /// `lowSpeedTime` is the seconds of `lowSpeedLimit`; `nil` keeps FerryKit's default.
     public var lowSpeedTime: Int?
     /// `securityPolicy` is how the TLS peers of this scheduler's transfers are evaluated; `nil`
     /// (the session's, FerryKit's default) by default.
