@@ -69,7 +69,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
-        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTestSupport"]),
+        .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTUI", "FerryTestSupport"]),
         .testTarget(name: "FerryQueueTests", dependencies: ["FerryQueue", "FerryTestSupport"]),
         .testTarget(name: "FerryRPCTests", dependencies: ["FerryRPC", "FerryQueue"]),
         .testTarget(name: "FerryTUITests", dependencies: ["FerryTUI", "FerryQueue", "FerryTestSupport"]),

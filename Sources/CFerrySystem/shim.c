@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/xattr.h>
 #include <linux/netlink.h>
@@ -85,4 +86,12 @@ long csystem_netlink_receive(int fd, void *buffer, size_t capacity, uint32_t *se
                                 (struct sockaddr *)&address, &length);
     if (received >= 0 && sender != NULL) *sender = address.nl_pid;
     return (long)received;
+}
+
+int csystem_terminal_size(int fd, int *columns, int *rows) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *columns = size.ws_col;
+    *rows = size.ws_row;
+    return 0;
 }

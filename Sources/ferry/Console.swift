@@ -7,7 +7,7 @@ import Synchronization
 /// Messages may carry text from the network (a reason phrase, a server's error page, a name
 /// from a header) or from the user: ``error(_:)`` and ``status(_:)`` escape every control and
 /// format character but the line breaks (`String.displayable`), so no message can drive the
-/// terminal. Ferry's own progress line goes through ``redrawLine(_:)`` and ``clearLine()``.
+/// terminal. Ferry's own progress goes through ``redrawBlock(_:replacing:)`` and ``clearBlock(_:)``.
 enum Console {
     /// Whether stderr is a terminal (progress lines are redrawn in place only then).
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
@@ -34,16 +34,29 @@ enum Console {
         write(text.displayableLines, to: STDERR_FILENO)
     }
 
-    /// Draws `line` (escaped) over the current line of stderr: the progress line on a terminal.
-    static func redrawLine(_ line: String) {
+    /// Draws `lines` (escaped; none wider than the terminal) in place of the `previous` lines
+    /// drawn last by this call, leaving the cursor at the end of the last one, so that the
+    /// next call draws over them: the progress block on a terminal.
+    static func redrawBlock(_ lines: [String], replacing previous: Int) {
         guard !quiet else { return }
-        write("\r\u{1B}[K" + line.displayable, to: STDERR_FILENO)
+        var text = "\r" + (previous > 1 ? "\u{1B}[\(previous - 1)A" : "")
+        for (index, line) in lines.enumerated() {
+            text += (index > 0 ? "\n" : "") + line.displayable + "\u{1B}[K"
+        }
+        text += "\u{1B}[J"
+        write(text, to: STDERR_FILENO)
     }
 
-    /// Clears the current line of stderr (the progress line) before a message is printed.
-    static func clearLine() {
-        guard !quiet else { return }
-        write("\r\u{1B}[K", to: STDERR_FILENO)
+    /// Clears the `count` lines drawn last by ``redrawBlock(_:replacing:)`` and leaves the
+    /// cursor where the first of them began, before a message is printed.
+    static func clearBlock(_ count: Int) {
+        guard !quiet, count > 0 else { return }
+        write("\r" + (count > 1 ? "\u{1B}[\(count - 1)A" : "") + "\u{1B}[J", to: STDERR_FILENO)
+    }
+
+    /// The columns and rows of the terminal on stderr, `nil` when it is none.
+    static var terminalSize: (columns: Int, rows: Int)? {
+        SystemCall.terminalSize(STDERR_FILENO)
     }
 
     /// Writes a line to stdout.

@@ -216,7 +216,10 @@ struct GetPlan {
                 continue
             }
             let entry: DownloadJournal.Entry
+            // The name its progress line shows: the one it writes when known, else the one asked for.
+            var shownName = name ?? SafeFileName.fromURL(url)
             if let record = unfinished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }) {
+                if let fileName = record.fileName { shownName = fileName }
                 entry = try await store.requeue(record, speedCap: request.rate)
                 if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
@@ -229,7 +232,7 @@ struct GetPlan {
                 entry = try await store.insert(spec)
             }
             used.insert(entry.id)
-            plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url))
+            plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url), name: shownName)
         }
         return plan
     }

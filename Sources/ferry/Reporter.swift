@@ -21,14 +21,26 @@ final class Reporter: Sendable {
     /// its latest progress event.
     private struct Live {
         var label: String
+        /// The name its progress line shows (the file's name; the label for an upload).
+        var name: String
+        /// When it started, relative to the others: the progress block keeps this order.
+        var order: Int
         var task: TransferTask?
         var progress = TransferProgress()
     }
 
-    /// `Job` is a task of the scheduler shown as one of the run's jobs.
+    /// `Job` is a task of the scheduler shown as one of the run's jobs: `label` (the masked
+    /// URL) names it in messages, `name` (the file it writes) on its progress line.
     struct Job: Sendable {
         let index: Int
         let label: String
+        let name: String
+
+        init(index: Int, label: String, name: String? = nil) {
+            self.index = index
+            self.label = label
+            self.name = name ?? label
+        }
     }
 
     private struct State {
@@ -38,7 +50,9 @@ final class Reporter: Sendable {
         var finished = 0
         var total = 0
         var lastLine = 0.0
-        var lineShown = false
+        /// Lines of the progress block on the terminal now (0: none drawn, or cleared).
+        var linesShown = 0
+        var started = 0
         /// Attempts started per scheduler task, and the retry delay announced for its next.
         var attempts: [TaskID: Int] = [:]
         var retryDelays: [TaskID: Double] = [:]
@@ -83,7 +97,8 @@ final class Reporter: Sendable {
         case .started(let id):
             guard let job = jobs[id] else { return }
             let attempt = state.withLock { state -> Int in
-                state.live[Int(id.rawValue)] = Live(label: job.label)
+                state.started += 1
+                state.live[Int(id.rawValue)] = Live(label: job.label, name: job.name, order: state.started)
                 state.labels[job.index] = job.label
                 state.attempts[id, default: 0] += 1
                 return state.attempts[id] ?? 1
@@ -148,7 +163,8 @@ final class Reporter: Sendable {
 
     func started(job: Int, label: String, task: TransferTask, attempt: Int) {
         state.withLock {
-            $0.live[task.id] = Live(label: label, task: task)
+            $0.started += 1
+            $0.live[task.id] = Live(label: label, name: label, order: $0.started, task: task)
             $0.labels[job] = label
         }
         switch style {
@@ -214,44 +230,32 @@ final class Reporter: Sendable {
         }
     }
 
-    /// Redraws the one-line summary at most 10 times a second.
+    /// Redraws the progress block (``ProgressBlock``) at most 10 times a second, fitted to the
+    /// terminal's width at each redraw, so a resize is followed at the next one.
     private func drawLine() {
         let now = clock.now()
-        let line: String? = state.withLock { state in
-            guard now - state.lastLine >= 0.1 else { return nil }
+        let size = Console.terminalSize ?? (columns: 80, rows: 24)
+        state.withLock { state in
+            guard now - state.lastLine >= 0.1 else { return }
             state.lastLine = now
-            state.lineShown = true
-            var done: Int64 = 0
-            var total: Int64 = 0
-            var totalKnown = true
-            var speed = 0.0
-            for live in state.live.values {
-                let progress = live.task?.progress ?? live.progress
-                done += progress.completedBytes
-                speed += progress.bytesPerSecond
-                if let expected = progress.expectedBytes { total += expected } else { totalKnown = false }
+            let files = state.live.values.sorted { $0.order < $1.order }.map { live in
+                ProgressBlock.File(name: live.name, progress: live.task?.progress ?? live.progress)
             }
-            var text = "[\(state.finished)/\(state.total)] \(ByteFormatting.size(done))"
-            if totalKnown, total > 0 {
-                text += " / \(ByteFormatting.size(total))  \(Int(Double(done) * 100 / Double(total)))%"
-            }
-            text += "  \(ByteFormatting.speed(speed))"
-            if totalKnown, total > 0, speed > 0 {
-                text += "  ETA \(ByteFormatting.duration(Double(total - done) / speed))"
-            }
-            return text
+            let lines = ProgressBlock.lines(files: files, finished: state.finished, total: state.total,
+                                            width: size.columns, maximumFileLines: max(1, min(8, size.rows - 2)))
+            // Written under the lock: two threads drawing at once would misplace the block.
+            Console.redrawBlock(lines, replacing: state.linesShown)
+            state.linesShown = lines.count
         }
-        if let line { Console.redrawLine(line) }
     }
 
-    /// Removes the progress line before a message is printed.
+    /// Removes the progress block before a message is printed.
     func clearLine() {
         guard style == .terminal else { return }
-        let shown = state.withLock { state -> Bool in
-            defer { state.lineShown = false }
-            return state.lineShown
+        state.withLock { state in
+            Console.clearBlock(state.linesShown)
+            state.linesShown = 0
         }
-        if shown { Console.clearLine() }
     }
 
     private func emit(_ fields: [String: Any]) {

@@ -48,4 +48,8 @@ int csystem_netlink_open(uint32_t groups, int receive_buffer, uint32_t *port);
    kernel). */
 long csystem_netlink_receive(int fd, void *buffer, size_t capacity, uint32_t *sender);
 
+/* The size of the terminal open at fd (TIOCGWINSZ): its columns and rows; returns 0, or -1 with
+   errno (ENOTTY when fd is no terminal). */
+int csystem_terminal_size(int fd, int *columns, int *rows);
+
 #endif

@@ -1,3 +1,4 @@
+import CFerrySystem
 import Glibc
 
 /// `SystemCall` runs POSIX calls with `EINTR` retried in one place, for every layer.
@@ -44,5 +45,14 @@ public enum SystemCall {
     public static func exists(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0
+    }
+
+    /// `terminalSize(_:)` is the size of the terminal open at `descriptor` (columns, rows);
+    /// `nil` when it is no terminal or reports no size (0 columns).
+    public static func terminalSize(_ descriptor: Int32) -> (columns: Int, rows: Int)? {
+        var columns: Int32 = 0
+        var rows: Int32 = 0
+        guard csystem_terminal_size(descriptor, &columns, &rows) == 0, columns > 0 else { return nil }
+        return (Int(columns), Int(rows))
     }
 }
