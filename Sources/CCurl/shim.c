@@ -31,6 +31,9 @@ CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callba
 CURLcode ccurl_easy_setopt_seek_callback(CURL *handle, ccurl_seek_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, callback);
 }
+CURLcode ccurl_easy_setopt_debug_callback(CURL *handle, ccurl_debug_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+}
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

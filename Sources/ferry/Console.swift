@@ -59,6 +59,12 @@ enum Console {
         SystemCall.terminalSize(STDERR_FILENO)
     }
 
+    /// Writes `text` (already escaped, whole lines) to stderr even with `-q`: the heads `-v`
+    /// asked for.
+    static func trace(_ text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
     /// Writes a line to stdout.
     static func output(_ line: String) {
         write(line + "\n", to: STDOUT_FILENO)

@@ -41,6 +41,9 @@ struct DownloadOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print errors only: no progress, no \"saved\" lines.")
     var quiet = false
 
+    @Flag(name: [.short, .long], help: "Print each request and response head on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
+    var verbose = false
+
     @OptionGroup(title: "TLS") var trust: TrustOptions
 
     @Option(name: .customLong("checksum"), help: ArgumentHelp("Check the file's digest: sha-256=HEX (also sha-1, sha-512, md5). On a mismatch the file does not take its name and the exit status is 3.", valueName: "ALGO=HEX"))

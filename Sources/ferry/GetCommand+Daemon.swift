@@ -24,6 +24,9 @@ extension GetCommand {
         } catch {
             throw GetPlan.fail(error)
         }
+        if request.options.verbose {
+            Console.error("note: the daemon running this queue makes the requests: -v cannot show their heads (ferry stop, then run again)")
+        }
         let style = Reporter.Style(json: request.options.json)
         guard plan.announce(style: style) else { return true }
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")

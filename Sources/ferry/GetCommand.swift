@@ -126,6 +126,10 @@ struct GetCommand: AsyncParsableCommand {
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
         configuration.securityPolicy = trust
+        let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
+        if options.verbose {
+            configuration.headTrace = { trace in reporter.showHead(trace) }
+        }
         var checkpointInterval: Double? = DownloadPolicy.defaultCheckpointInterval
         if let text = environment[Self.checkpointIntervalVariable], let interval = Double(text) { checkpointInterval = interval }
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
@@ -133,7 +137,6 @@ struct GetCommand: AsyncParsableCommand {
         factory.usesUnnamedFiles = false
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
         HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
-        let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)

@@ -45,6 +45,9 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
+    @Flag(name: [.short, .long], help: "Print the request and response heads on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
+    var verbose = false
+
     @Flag(help: "Show the reply for people: JSON pretty-printed, XML and text as text, images as their size and type. Without it the reply is printed as received.")
     var pretty = false
 
@@ -66,9 +69,13 @@ struct PutCommand: AsyncParsableCommand {
             return
         }
         guard let body = request.body else { throw ExitStatus.usage }
-        let session = SessionManager()
         let style = Reporter.Style(json: json)
         let reporter = Reporter(style: style, jobCount: 1, verb: "uploading to")
+        var sessionConfiguration = SessionConfiguration()
+        if verbose {
+            sessionConfiguration.headTrace = { trace in reporter.showHead(trace) }
+        }
+        let session = SessionManager(configuration: sessionConfiguration)
         let following = reporter.follow(session)
         let output = ReplyOutput(mode: json ? .keep : (pretty ? .pretty : .raw), terminal: Console.stdoutIsTerminal)
         let job = TransferJob(label: URLMasking.mask(request.url)) { session in

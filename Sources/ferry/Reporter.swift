@@ -249,6 +249,21 @@ final class Reporter: Sendable {
         }
     }
 
+    /// `showHead(_:)` prints a request or response head (`-v`) on stderr, masked, above the
+    /// progress block (the next redraw puts the block back under it). Shown with `-q` too:
+    /// it was asked for by name.
+    func showHead(_ trace: HeadTrace) {
+        let text = trace.maskedLines.map { $0.displayable + "\n" }.joined()
+        guard !text.isEmpty else { return }
+        state.withLock { state in
+            if style == .terminal {
+                Console.clearBlock(state.linesShown)
+                state.linesShown = 0
+            }
+            Console.trace(text)
+        }
+    }
+
     /// Removes the progress block before a message is printed.
     func clearLine() {
         guard style == .terminal else { return }

@@ -9,6 +9,7 @@ typedef size_t (*ccurl_data_callback)(char *buffer, size_t size, size_t count, v
 typedef int (*ccurl_xferinfo_callback)(void *context, curl_off_t dltotal, curl_off_t dlnow,
                                        curl_off_t ultotal, curl_off_t ulnow);
 typedef int (*ccurl_seek_callback)(void *context, curl_off_t offset, int origin);
+typedef int (*ccurl_debug_callback)(CURL *handle, curl_infotype type, char *data, size_t size, void *context);
 
 CURLcode ccurl_easy_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode ccurl_easy_setopt_offset(CURL *handle, CURLoption option, curl_off_t value);
@@ -20,6 +21,7 @@ CURLcode ccurl_easy_setopt_blob(CURL *handle, CURLoption option, const void *dat
 CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption option, ccurl_data_callback callback);
 CURLcode ccurl_easy_setopt_xferinfo_callback(CURL *handle, ccurl_xferinfo_callback callback);
 CURLcode ccurl_easy_setopt_seek_callback(CURL *handle, ccurl_seek_callback callback);
+CURLcode ccurl_easy_setopt_debug_callback(CURL *handle, ccurl_debug_callback callback);
 
 CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode ccurl_easy_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);

@@ -40,6 +40,10 @@ public struct SessionConfiguration: Sendable {
     /// The most transfers the session runs at once to one host (``HostKey``), waiting as for
     /// ``maximumActiveTransfers``. `nil` (no limit) by default.
     public var maximumActiveTransfersPerHost: Int?
+    /// When set, every request head sent and every response head received (redirects and
+    /// retries included) is passed to it as text, secrets masked (``HeadTrace``): `-v`.
+    /// Called on the engine thread. `nil` by default.
+    public var headTrace: (@Sendable (HeadTrace) -> Void)?
     /// The clock used for speed and ETA, the system's monotonic clock by default.
     public var clock: any MonotonicClock = SystemClock()
 

@@ -12,7 +12,7 @@ final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     /// Whether `raw` is this handle's to clean up (not given back by `recycle()`).
     private var ownsRaw = true
-    private let configuration: SessionConfiguration
+    fileprivate let configuration: SessionConfiguration
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var body: (any BodyStream)?
@@ -116,6 +116,11 @@ final class EasyHandle {
         _ = ccurl_easy_setopt_xferinfo_callback(raw, easyProgressCallback)
         set(CURLOPT_XFERINFODATA, pointer: context)
         set(CURLOPT_NOPROGRESS, 0)
+        if c.headTrace != nil {
+            _ = ccurl_easy_setopt_debug_callback(raw, easyDebugCallback)
+            set(CURLOPT_DEBUGDATA, pointer: context)
+            set(CURLOPT_VERBOSE, 1)
+        }
 
         // Headers: session defaults, the request's own, then the delegate's (a resume's Range).
         var all = HTTPHeaders()
@@ -460,6 +465,21 @@ private let easyHeaderCallback: ccurl_data_callback = { buffer, size, count, con
     guard let handle = handle(context), let buffer else { return 0 }
     handle.receiveHeader(UnsafeRawBufferPointer(start: buffer, count: total))
     return total
+}
+
+/// libcurl's debug callback (set only with `SessionConfiguration.headTrace`): request and
+/// response heads go to the trace, masked; libcurl's other chatter and the bodies are dropped.
+private let easyDebugCallback: ccurl_debug_callback = { _, type, data, size, context in
+    guard let handle = handle(context), let data, let trace = handle.configuration.headTrace else { return 0 }
+    let direction: HeadTrace.Direction
+    switch type {
+    case CURLINFO_HEADER_OUT: direction = .sent
+    case CURLINFO_HEADER_IN: direction = .received
+    default: return 0
+    }
+    let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+    trace(HeadTrace(direction: direction, text: text))
+    return 0
 }
 
 private let easyReadCallback: ccurl_data_callback = { buffer, size, count, context in

@@ -130,6 +130,7 @@ public actor Scheduler {
         var sessionConfiguration = SessionConfiguration()
         sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
+        sessionConfiguration.headTrace = configuration.headTrace
         let main = session ?? SessionManager(configuration: sessionConfiguration)
         mainLane = SessionLane(session: main, ownsSession: session == nil, hub: hub)
         stagesTransfers = main.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true

@@ -27,6 +27,9 @@ public struct SchedulerConfiguration: Sendable {
     /// `securityPolicy` is how the TLS peers of this scheduler's transfers are evaluated; `nil`
     /// (the session's, FerryKit's default) by default.
     public var securityPolicy: SecurityPolicy?
+    /// `headTrace` receives every request and response head of this scheduler's transfers
+    /// (`-v`), on the engine thread; `nil` (none) by default.
+    public var headTrace: (@Sendable (HeadTrace) -> Void)?
     /// `pollInterval` is how often the journal's revision is read to notice changes made by
     /// other processes; `1` second by default.
     public var pollInterval: Duration
