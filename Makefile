@@ -2,7 +2,7 @@
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs the release binary, its manual pages
 # and shell completions; `make uninstall` removes those files again.
 SWIFT ?= swift
-DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 \
+DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 tinyproxy microsocks \
 	man-db groff-base python3-cryptography
 BENCH_DEBS := curl wget aria2 time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client).

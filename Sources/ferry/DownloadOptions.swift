@@ -46,6 +46,8 @@ struct DownloadOptions: ParsableArguments {
 
     @OptionGroup(title: "TLS") var trust: TrustOptions
 
+    @OptionGroup(title: "Logins and proxy") var login: LoginOptions
+
     @Option(name: .customLong("checksum"), help: ArgumentHelp("Check the file's digest: sha-256=HEX (also sha-1, sha-512, md5). On a mismatch the file does not take its name and the exit status is 3.", valueName: "ALGO=HEX"))
     var checksum: String?
 

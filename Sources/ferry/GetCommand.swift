@@ -57,6 +57,16 @@ struct GetCommand: AsyncParsableCommand {
         } catch {
             inputErrors.append(error)
         }
+        var login: Login?
+        var proxy: ProxySettings?
+        var netrc: (uses: Bool, file: String?) = (true, nil)
+        do throws(FerryError) {
+            login = try options.login.login(environment: environment)
+            proxy = try options.login.proxySettings()
+            netrc = try options.login.netrc()
+        } catch {
+            inputErrors.append(error)
+        }
         var checksum: ExpectedChecksum?
         do throws(FerryError) {
             checksum = try options.parsedChecksum()
@@ -102,6 +112,12 @@ struct GetCommand: AsyncParsableCommand {
                 Console.error("\(error.description); TLS options (--cacert, --pin, -k, --cert) cannot be handed to it yet: run ferry stop first, or drop them")
                 throw ExitStatus.usage
             }
+            if case .lock(.heldByAnotherProcess) = error, options.login.given {
+                // Nor logins and proxies: a download must not go without the login or around
+                // the proxy it was given.
+                Console.error("\(error.description); -u and --proxy cannot be handed to it yet: run ferry stop first, or drop them")
+                throw ExitStatus.usage
+            }
             if case .lock(.heldByAnotherProcess) = error, try await getThroughDaemon(request) { return }
             throw QueueAccess.fail(error)
         }
@@ -126,6 +142,10 @@ struct GetCommand: AsyncParsableCommand {
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
         configuration.securityPolicy = trust
+        configuration.login = login
+        configuration.proxy = proxy
+        configuration.usesNetrc = netrc.uses
+        configuration.netrcFile = netrc.file
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         if options.verbose {
             configuration.headTrace = { trace in reporter.showHead(trace) }

@@ -45,6 +45,8 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
+    @OptionGroup(title: "Logins and proxy") var login: LoginOptions
+
     @Flag(name: [.short, .long], help: "Print the request and response heads on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
     var verbose = false
 
@@ -58,7 +60,13 @@ struct PutCommand: AsyncParsableCommand {
         }
         let request: Request
         do throws(FerryError) {
-            request = try makeRequest()
+            var made = try makeRequest()
+            made.login = try login.login(environment: ProcessInfo.processInfo.environment)
+            made.proxy = try login.proxySettings()
+            let netrc = try login.netrc()
+            made.usesNetrc = netrc.uses
+            made.netrcFile = netrc.file
+            request = made
         } catch {
             // Whatever is wrong with the arguments or the files they name, nothing was sent: a usage error.
             Console.error(error.description)

@@ -69,6 +69,11 @@ ENDPOINTS
   ANY /redirect-loop?code=302
       Redirects to itself forever.
 
+  GET /digest/<n>?user=U&pass=P&realm=R
+      HTTP Digest authentication (RFC 7616, MD5, qop=auth): without a valid
+      ``Authorization: Digest`` for U and P, 401 with a ``WWW-Authenticate: Digest``
+      challenge; with one, n bytes of the pattern as /bytes/<n> serves them.
+
   ANY /echo
       JSON {method, path, query (raw string), http_version, headers: [[name, value], ...]
       in arrival order, body_length, body_sha256, body (text when <= 64 KiB and valid
@@ -458,6 +463,15 @@ class Handler(BaseHTTPRequestHandler):
         m = re.fullmatch(r"/reject/(\d{3})", path)
         if m:
             return self.do_reject(int(m.group(1)))
+        m = re.fullmatch(r"/digest/(\d+)", path)
+        if m:
+            if self.digest_accepted(q, target):
+                return self.do_bytes_endpoint(int(m.group(1)), q)
+            self.drain()
+            challenge = 'Digest realm="%s", qop="auth", algorithm=MD5, nonce="%s"' % (
+                q.get("realm", "ferry"), hashlib.md5(os.urandom(16)).hexdigest())
+            return self.respond(401, b"401 Unauthorized\n", ctype="text/plain; charset=utf-8",
+                                headers=[("WWW-Authenticate", challenge)])
         if path == "/echo":
             return self.do_echo(split)
         if path == "/sink":
@@ -654,6 +668,21 @@ class Handler(BaseHTTPRequestHandler):
                     time.sleep(min(0.5, max(0.0, remaining)))
             except OSError:
                 return
+
+    def digest_accepted(self, q, target):
+        """Whether the request's Authorization is a valid Digest answer for q's user and pass."""
+        header = self.headers.get("Authorization", "")
+        if not header.startswith("Digest "):
+            return False
+        fields = dict((k, v.strip('"')) for k, v in re.findall(r'(\w+)=("[^"]*"|[^,\s]+)', header[7:]))
+        md5 = lambda text: hashlib.md5(text.encode("utf-8")).hexdigest()
+        if fields.get("username") != q.get("user") or fields.get("uri") != target:
+            return False
+        ha1 = md5("%s:%s:%s" % (q.get("user"), fields.get("realm", ""), q.get("pass")))
+        ha2 = md5("%s:%s" % (self.command, target))
+        expected = md5(":".join([ha1, fields.get("nonce", ""), fields.get("nc", ""), fields.get("cnonce", ""),
+                                 fields.get("qop", ""), ha2]))
+        return fields.get("response") == expected
 
     def do_status(self, code, q, extra_headers):
         self.drain()

@@ -29,6 +29,16 @@ public struct Request: Sendable {
     public var lowSpeedTime: Int?
     /// How this request's TLS peers are evaluated; `nil` (the session's) by default.
     public var securityPolicy: SecurityPolicy?
+    /// The user name and password sent to the request's origin only; `nil` by default.
+    public var login: Login?
+    /// Whether a `.netrc` file gives the login of hosts the request has none for (as wget
+    /// reads it); libcurl matches its machine lines to each host. `false` by default.
+    public var usesNetrc = false
+    /// The `.netrc` file read when ``usesNetrc`` is set; `nil` for `~/.netrc`.
+    public var netrcFile: String?
+    /// The proxy; `nil` (the environment's, as curl reads `http_proxy`, `https_proxy`,
+    /// `all_proxy` and `no_proxy`, never for loopback hosts) by default.
+    public var proxy: ProxySettings?
 
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
         self.url = url

@@ -79,6 +79,9 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
     /// The server broke HTTP (a header too long, malformed chunked encoding, a reply that is
     /// not HTTP): trying again would meet the same reply.
     case protocolViolation(String)
+    /// The proxy refused the request (a SOCKS handshake failed, its login was rejected): the
+    /// same request would be refused again.
+    case proxyRefused(String)
     case other(code: Int, message: String)
 
     public var description: String {
@@ -93,6 +96,7 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
         case .connectionDropped(let detail): "connection dropped: \(detail)"
         case .rangeNotSupported: "the server does not support byte ranges"
         case .protocolViolation(let detail): "the server's reply is not valid HTTP: \(detail)"
+        case .proxyRefused(let detail): "the proxy refused the request: \(detail) (check --proxy and its login)"
         case .other(let code, let message): "\(message) (curl error \(code))"
         }
     }
@@ -100,7 +104,7 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
     var isTransient: Bool {
         switch self {
         case .couldNotConnect, .timedOut, .stalled, .connectionDropped, .other: true
-        case .couldNotResolveHost, .tls, .tooManyRedirects, .disallowedProtocol, .rangeNotSupported, .protocolViolation: false
+        case .couldNotResolveHost, .tls, .tooManyRedirects, .disallowedProtocol, .rangeNotSupported, .protocolViolation, .proxyRefused: false
         }
     }
 }
@@ -116,6 +120,8 @@ public enum ValidationReason: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .unacceptableStatus(407, let reason, _, _):
+            "the proxy answered 407 \(reason): give its login in the proxy's URL (http://USER:PASSWORD@HOST:PORT)"
         case .unacceptableStatus(let status, let reason, _, _): "server answered \(status) \(reason)"
         case .unacceptableContentType(let type, _, _): "unacceptable content-type: \(type)"
         case .missingContentType: "the response has no content-type"

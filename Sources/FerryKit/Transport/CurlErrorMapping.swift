@@ -43,6 +43,8 @@ enum CurlErrorMapping {
             return .transport(.protocolViolation("a header is too large to read (over 100 KB)"))
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
             return .transport(.protocolViolation(lowercasedFirst(text)))
+        case CURLE_PROXY:
+            return .transport(.proxyRefused(lowercasedFirst(text)))
         case CURLE_RANGE_ERROR:
             return .transport(.rangeNotSupported)
         case CURLE_SEND_FAIL_REWIND:

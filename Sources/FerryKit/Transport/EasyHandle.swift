@@ -107,7 +107,16 @@ final class EasyHandle {
         }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
         apply(request.securityPolicy ?? c.securityPolicy)
-        set(CURLOPT_NOPROXY, string: Self.noProxyList)
+        if let proxy = request.proxy {
+            set(CURLOPT_PROXY, string: proxy.url)
+            set(CURLOPT_NOPROXY, string: proxy.noProxy)
+        } else {
+            set(CURLOPT_NOPROXY, string: Self.noProxyList)
+        }
+        if request.usesNetrc {
+            set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+            if let file = request.netrcFile { set(CURLOPT_NETRC_FILE, string: file) }
+        }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
@@ -209,6 +218,17 @@ final class EasyHandle {
             headerList = curl_slist_append(headerList, Self.headerLine(field))
         }
         _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)
+        // The login, like the other secrets, only for its own origin.
+        if let login = task.request.login, trusted {
+            set(CURLOPT_USERNAME, string: login.user)
+            set(CURLOPT_PASSWORD, string: login.password)
+            // CURLAUTH_BASIC is 1 and CURLAUTH_DIGEST 2 (macros with casts Swift does not import);
+            // with both, libcurl waits for the server's challenge and answers it.
+            set(CURLOPT_HTTPAUTH, login.scheme == .basic ? 1 : login.scheme == .digest ? 2 : 3)
+        } else if task.request.login != nil {
+            _ = ccurl_easy_setopt_pointer(raw, CURLOPT_USERNAME, nil)
+            _ = ccurl_easy_setopt_pointer(raw, CURLOPT_PASSWORD, nil)
+        }
     }
 
     /// `url` without user name and password.

@@ -27,12 +27,30 @@ public struct SchedulerConfiguration: Sendable {
     /// `securityPolicy` is how the TLS peers of this scheduler's transfers are evaluated; `nil`
     /// (the session's, FerryKit's default) by default.
     public var securityPolicy: SecurityPolicy?
+    /// `login` is sent to the origin of each task's URL (the tasks of one `ferry get -u`);
+    /// `nil` by default.
+    public var login: Login?
+    /// `usesNetrc` reads `.netrc` (`netrcFile`, else `~/.netrc`) for hosts without a login;
+    /// `false` by default.
+    public var usesNetrc = false
+    public var netrcFile: String?
+    /// `proxy` carries every transfer; `nil` (the environment's) by default.
+    public var proxy: ProxySettings?
     /// `headTrace` receives every request and response head of this scheduler's transfers
     /// (`-v`), on the engine thread; `nil` (none) by default.
     public var headTrace: (@Sendable (HeadTrace) -> Void)?
     /// `pollInterval` is how often the journal's revision is read to notice changes made by
     /// other processes; `1` second by default.
     public var pollInterval: Duration
+
+    /// `applyConnection(to:)` gives `request` the trust, login, `.netrc` and proxy settings.
+    func applyConnection(to request: inout Request) {
+        request.securityPolicy = securityPolicy
+        request.login = login
+        request.usesNetrc = usesNetrc
+        request.netrcFile = netrcFile
+        request.proxy = proxy
+    }
 
     /// `init(...)` makes a configuration; only `defaultDirectory` is required.
     public init(
