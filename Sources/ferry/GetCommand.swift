@@ -60,7 +60,12 @@ struct GetCommand: AsyncParsableCommand {
         var login: Login?
         var proxy: ProxySettings?
         var netrc: (uses: Bool, file: String?) = (true, nil)
+        var cookies: (header: String?, files: [String], jar: String?) = (nil, [], nil)
         do throws(FerryError) {
+            cookies = try options.login.cookieSettings()
+            if let pairs = cookies.header {
+                headers["Cookie"] = headers["Cookie"].map { $0 + "; " + pairs } ?? pairs
+            }
             login = try options.login.login(environment: environment)
             proxy = try options.login.proxySettings()
             netrc = try options.login.netrc()
@@ -113,9 +118,9 @@ struct GetCommand: AsyncParsableCommand {
                 throw ExitStatus.usage
             }
             if case .lock(.heldByAnotherProcess) = error, options.login.given {
-                // Nor logins and proxies: a download must not go without the login or around
-                // the proxy it was given.
-                Console.error("\(error.description); -u and --proxy cannot be handed to it yet: run ferry stop first, or drop them")
+                // Nor logins, cookies and proxies: a download must not go without the login or
+                // around the proxy it was given.
+                Console.error("\(error.description); -u, -b, -c and --proxy cannot be handed to it yet: run ferry stop first, or drop them")
                 throw ExitStatus.usage
             }
             if case .lock(.heldByAnotherProcess) = error, try await getThroughDaemon(request) { return }
@@ -146,6 +151,8 @@ struct GetCommand: AsyncParsableCommand {
         configuration.proxy = proxy
         configuration.usesNetrc = netrc.uses
         configuration.netrcFile = netrc.file
+        configuration.cookieFiles = cookies.files
+        configuration.cookieJar = cookies.jar
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         if options.verbose {
             configuration.headTrace = { trace in reporter.showHead(trace) }

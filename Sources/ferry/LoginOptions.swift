@@ -29,14 +29,46 @@ struct LoginOptions: ParsableArguments {
     @Flag(name: .customLong("no-netrc"), help: "Do not read logins from .netrc (by default it gives the login of hosts that have none, as wget does).")
     var noNetrc = false
 
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp("Send cookies: 'NAME=VALUE; ...' (to the URLs' own origins only), or a cookie FILE (Netscape format, as curl and browsers export it; each cookie goes where its domain and path allow). Repeatable.", valueName: "DATA|FILE"))
+    var cookies: [String] = []
+
+    @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp("Write every cookie (those of -b files and those the servers set) to FILE when the downloads end (Netscape format, mode 0600).", valueName: "FILE"))
+    var cookieJar: String?
+
     @Option(name: .customLong("proxy"), help: ArgumentHelp("Go through this proxy: http, https, socks5, socks5h (names resolved by the proxy) or socks4a, with USER:PASSWORD@ if it needs a login. It carries loopback requests too, as curl's does; without it the environment's proxy (http_proxy, https_proxy, all_proxy) is used, except for loopback hosts.", valueName: "URL"))
     var proxy: String?
 
     @Option(name: .customLong("noproxy"), help: ArgumentHelp("Hosts reached without the proxy, comma-separated (* for all).", valueName: "LIST"))
     var noProxy: String?
 
-    /// `given` is true when a login or a proxy was asked for (`.netrc` aside).
-    var given: Bool { user != nil || proxy != nil }
+    /// `given` is true when a login, cookies or a proxy were asked for (`.netrc` aside).
+    var given: Bool { user != nil || proxy != nil || !cookies.isEmpty || cookieJar != nil }
+
+    /// `cookieSettings()` splits `-b` into the cookies given as text (one `Cookie` header, a
+    /// secret bound to each URL's origin) and cookie files (checked readable); `-c`'s jar is
+    /// made (mode 0600) if missing, so that libcurl keeps that mode when it writes it.
+    func cookieSettings() throws(FerryError) -> (header: String?, files: [String], jar: String?) {
+        var pairs: [String] = []
+        var files: [String] = []
+        for value in cookies {
+            if value.contains("=") {
+                pairs.append(value.trimmingCharacters(in: CharacterSet(charactersIn: " ;")))
+            } else {
+                guard access(value, R_OK) == 0 else {
+                    throw .input(.invalidOption("-b \(value.displayable): \(String(cString: strerror(errno))) (cookies as text are NAME=VALUE)"))
+                }
+                files.append(value)
+            }
+        }
+        if let cookieJar {
+            let descriptor = SystemCall.open(cookieJar, O_WRONLY | O_CREAT, 0o600)
+            guard descriptor >= 0 else {
+                throw .input(.invalidOption("-c \(cookieJar.displayable): \(String(cString: strerror(errno)))"))
+            }
+            close(descriptor)
+        }
+        return (pairs.isEmpty ? nil : pairs.joined(separator: "; "), files, cookieJar)
+    }
 
     /// `login(environment:)` is the login of `-u`, its password found as the option's help
     /// says; `nil` without `-u`. Throws an input error naming what is missing or wrong.

@@ -66,6 +66,12 @@ struct PutCommand: AsyncParsableCommand {
             let netrc = try login.netrc()
             made.usesNetrc = netrc.uses
             made.netrcFile = netrc.file
+            let cookies = try login.cookieSettings()
+            if let pairs = cookies.header {
+                made.headers["Cookie"] = made.headers["Cookie"].map { $0 + "; " + pairs } ?? pairs
+            }
+            made.cookieFiles = cookies.files
+            made.cookieJar = cookies.jar
             request = made
         } catch {
             // Whatever is wrong with the arguments or the files they name, nothing was sent: a usage error.

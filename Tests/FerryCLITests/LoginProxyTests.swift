@@ -158,3 +158,38 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.file("refused.bin").path))
     }
 }
+
+/// Cookies as curl users keep them: a jar written by one run (mode 0600) and read by the next,
+/// its cookies sent only where their domain allows; cookies given as text go to the URL's own origin.
+@Suite(.serialized) struct CookieTests {
+    @Test func aJarWrittenByOneRunIsSentByTheNextToItsDomainOnly() throws {
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { www.remove(); out.remove(); state.remove() }
+        let nginx = try NginxServer.start(root: www.url, extraConfig: """
+            location = /login { add_header Set-Cookie "session=abc123; Path=/"; return 200 "welcome\\n"; }
+            location /echo/ { default_type text/plain; return 200 "cookie=[$http_cookie]\\n"; }
+            """)
+        defer { nginx.stop() }
+        let jar = out.file("jar.txt").path
+
+        let first = try runFerry(["get", "-d", out.path, "-c", jar, nginx.url("/login").absoluteString], stateDirectory: state.url)
+        #expect(first.exitStatus == 0, "\(first.stderr)")
+        let saved = try String(contentsOfFile: jar, encoding: .utf8)
+        #expect(saved.contains("127.0.0.1") && saved.contains("session\tabc123"), "\(saved)")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: jar)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "the jar's mode is \(String(mode, radix: 8))")
+
+        let own = nginx.url("/echo/own").absoluteString
+        let other = "http://localhost:\(nginx.port)/echo/other"
+        let second = try runFerry(["get", "-d", out.path, "-b", jar, "-b", "lang=en", own, other], stateDirectory: state.url)
+        #expect(second.exitStatus == 0, "\(second.stderr)")
+        let sentOwn = try String(contentsOf: out.file("own"), encoding: .utf8)
+        let sentOther = try String(contentsOf: out.file("other"), encoding: .utf8)
+        #expect(sentOwn.contains("session=abc123") && sentOwn.contains("lang=en"), "\(sentOwn)")
+        #expect(!sentOther.contains("session=abc123"), "the cookie of 127.0.0.1 went to localhost: \(sentOther)")
+        #expect(sentOther.contains("lang=en"), "cookies given as text go to every URL given: \(sentOther)")
+        #expect(!second.stderr.contains("abc123"))
+    }
+}

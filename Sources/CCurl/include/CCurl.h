@@ -30,6 +30,10 @@ CURLcode ccurl_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
 CURLMcode ccurl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
+/* A share handle holding one cookie store for the easy handles given it (CURLOPT_SHARE); used
+   from one thread, so no lock functions. NULL when libcurl cannot make one. */
+CURLSH *ccurl_share_cookies(void);
+
 /* Macro constants Swift cannot import. */
 int ccurl_pause_all(void);
 int ccurl_pause_cont(void);

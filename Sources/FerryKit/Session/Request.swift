@@ -36,6 +36,12 @@ public struct Request: Sendable {
     public var usesNetrc = false
     /// The `.netrc` file read when ``usesNetrc`` is set; `nil` for `~/.netrc`.
     public var netrcFile: String?
+    /// Cookie files (Netscape format, or `Set-Cookie` lines) whose cookies are sent where
+    /// their domain, path, secure flag and expiry allow (libcurl's cookie engine); none by default.
+    public var cookieFiles: [String] = []
+    /// The file the cookies are written to when the transfer ends (Netscape format, mode
+    /// 0600): those of ``cookieFiles`` and those the servers set. `nil` by default.
+    public var cookieJar: String?
     /// The proxy; `nil` (the environment's, as curl reads `http_proxy`, `https_proxy`,
     /// `all_proxy` and `no_proxy`, never for loopback hosts) by default.
     public var proxy: ProxySettings?

@@ -113,6 +113,13 @@ final class EasyHandle {
         } else {
             set(CURLOPT_NOPROXY, string: Self.noProxyList)
         }
+        if usesCookies {
+            // The engine's one cookie store: what one transfer is set, the next one sends.
+            if let share = cookieShare { set(CURLOPT_SHARE, pointer: share) }
+            // Each file is read; "" turns the engine on without one.
+            for file in request.cookieFiles.isEmpty ? [""] : request.cookieFiles { set(CURLOPT_COOKIEFILE, string: file) }
+            if let jar = request.cookieJar { set(CURLOPT_COOKIEJAR, string: jar) }
+        }
         if request.usesNetrc {
             set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
             if let file = request.netrcFile { set(CURLOPT_NETRC_FILE, string: file) }
@@ -301,6 +308,14 @@ final class EasyHandle {
     private static func headerLine(_ field: HTTPHeaders.Field) -> String {
         field.value.isEmpty && field.name.lowercased() != "expect" ? "\(field.name);" : "\(field.name): \(field.value)"
     }
+
+    /// The engine's cookie store, given to the handles of requests with cookies (engine thread).
+    var cookieShare: UnsafeMutableRawPointer?
+
+    /// Whether the transfer ran libcurl's cookie engine: its handle is cleaned up, never
+    /// recycled (a reset keeps the cookies, which another task must not send), and the
+    /// cleanup writes the cookie jar.
+    var usesCookies: Bool { !task.request.cookieFiles.isEmpty || task.request.cookieJar != nil }
 
     /// `recycle()` resets the libcurl handle to its defaults and gives it back for another
     /// transfer, once it left the multi handle and nothing more is read from it: making and

@@ -79,6 +79,9 @@ final class Engine: @unchecked Sendable {
     /// for transfers started under a per-host limit. Engine thread only.
     private var activeByHost: [String: Int] = [:]
     private var hostOfActive: [Int: String] = [:]
+    /// The cookie store of the transfers with cookies (`EasyHandle.cookieShare`), made at the
+    /// first of them.
+    private var cookieShare: UnsafeMutableRawPointer?
     /// libcurl handles of ended transfers, reset, for the next ones (`EasyHandle.recycle()`),
     /// at most `idleHandleLimit`. Engine thread only.
     private var idleHandles: [UnsafeMutableRawPointer] = []
@@ -184,6 +187,9 @@ final class Engine: @unchecked Sendable {
             curl_easy_cleanup(raw)
         }
         idleHandles.removeAll()
+        // After every easy handle that used it: their cleanups wrote the cookie jars.
+        if let cookieShare { curl_share_cleanup(cookieShare) }
+        cookieShare = nil
         curl_multi_cleanup(multi)
         stopped.signal()
     }
@@ -306,6 +312,10 @@ final class Engine: @unchecked Sendable {
             task.finish(.failure(.transport(.other(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not create a handle"))))
             return
         }
+        if handle.usesCookies {
+            if cookieShare == nil { cookieShare = ccurl_share_cookies() }
+            handle.cookieShare = cookieShare
+        }
         do throws(FerryError) {
             try handle.configure()
         } catch {
@@ -341,7 +351,7 @@ final class Engine: @unchecked Sendable {
     /// `keepIdle(_:)` keeps the libcurl handle of a transfer that left the multi handle for the
     /// next transfer, while fewer than `idleHandleLimit` wait.
     private func keepIdle(_ handle: EasyHandle) {
-        guard idleHandles.count < Engine.idleHandleLimit else { return }
+        guard idleHandles.count < Engine.idleHandleLimit, !handle.usesCookies else { return }
         idleHandles.append(handle.recycle())
     }
 

@@ -36,6 +36,10 @@ public struct SchedulerConfiguration: Sendable {
     public var netrcFile: String?
     /// `proxy` carries every transfer; `nil` (the environment's) by default.
     public var proxy: ProxySettings?
+    /// `cookieFiles` are read into the engine's cookie store and `cookieJar` written from it
+    /// (`ferry get -b FILE -c FILE`); none by default.
+    public var cookieFiles: [String] = []
+    public var cookieJar: String?
     /// `headTrace` receives every request and response head of this scheduler's transfers
     /// (`-v`), on the engine thread; `nil` (none) by default.
     public var headTrace: (@Sendable (HeadTrace) -> Void)?
@@ -50,6 +54,8 @@ public struct SchedulerConfiguration: Sendable {
         request.usesNetrc = usesNetrc
         request.netrcFile = netrcFile
         request.proxy = proxy
+        request.cookieFiles = cookieFiles
+        request.cookieJar = cookieJar
     }
 
     /// `init(...)` makes a configuration; only `defaultDirectory` is required.
