@@ -10,13 +10,16 @@ struct FerryCommand: AsyncParsableCommand {
         discussion: """
         Run `ferry` alone (or `ferry tui`) to open the terminal UI on the saved queue.
 
+        Every command reads its defaults from ${XDG_CONFIG_HOME:-~/.config}/ferry/config \
+        (aria2's option names; see ferry config); --config FILE reads another, --no-config none.
+
         Exit status: 0 all transfers succeeded; 1 at least one transfer failed; 2 usage or \
         input error; 3 checksum mismatch; 4 local file error (permissions, disk full); \
         130 interrupted.
         """,
         version: FerryVersion.string,
         subcommands: [GetCommand.self, PutCommand.self, AddCommand.self, ListCommand.self, ResumeCommand.self,
-                      PauseCommand.self, RetryCommand.self, RemoveCommand.self, MoveCommand.self, DaemonCommand.self, StopCommand.self,
+                      PauseCommand.self, RetryCommand.self, RemoveCommand.self, MoveCommand.self, DaemonCommand.self, StopCommand.self, ConfigCommand.self,
                       TerminalCommand.self, NetworkMonitorCommand.self],
         defaultSubcommand: TerminalCommand.self
     )
@@ -27,8 +30,16 @@ struct FerryCommand: AsyncParsableCommand {
 enum FerryMain {
     static func main() async {
         OpenFileLimit.raise()
+        // The configuration file's values go in front of the command line's own.
+        let arguments: [String]
+        do throws(ConfigFile.Problem) {
+            arguments = try ConfigDefaults.apply(to: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Console.error(error.description)
+            Foundation.exit(ExitStatus.usage.code)
+        }
         do {
-            var command = try FerryCommand.parseAsRoot()
+            var command = try FerryCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -11,7 +11,22 @@ enum HeaderArguments {
     static let fileLimit = 1 << 20
 
     /// `expand(_:)` returns the header lines; an unreadable or oversized file is an input error.
+    /// The configuration file's headers (`ConfigDefaults.injectedHeaders`, first in `values`)
+    /// give way to the command line's of the same name: the command line wins.
     static func expand(_ values: [String]) throws(FerryError) -> [String] {
+        let fromConfig = ConfigDefaults.injectedHeaders
+        let configured = !fromConfig.isEmpty && Array(values.prefix(fromConfig.count)) == fromConfig ? fromConfig.count : 0
+        let given = try expandLines(Array(values.dropFirst(configured)))
+        let givenNames = Set(given.map { Self.name(of: $0) })
+        return fromConfig.prefix(configured).filter { !givenNames.contains(Self.name(of: $0)) } + given
+    }
+
+    /// The lowercased name of a header line (all of it when it has no colon).
+    private static func name(of line: String) -> String {
+        String(line.prefix(while: { $0 != ":" })).trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    private static func expandLines(_ values: [String]) throws(FerryError) -> [String] {
         var lines: [String] = []
         for value in values {
             guard value.hasPrefix("@") else {
