@@ -45,6 +45,8 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
+    @OptionGroup(title: "TLS") var trust: TrustOptions
+
     @OptionGroup(title: "Logins and proxy") var login: LoginOptions
 
     @Flag(name: [.short, .long], help: "Print the request and response heads on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
@@ -61,6 +63,7 @@ struct PutCommand: AsyncParsableCommand {
         let request: Request
         do throws(FerryError) {
             var made = try makeRequest()
+            made.securityPolicy = try trust.policy(environment: ProcessInfo.processInfo.environment)
             made.login = try login.login(environment: ProcessInfo.processInfo.environment)
             made.proxy = try login.proxySettings()
             let netrc = try login.netrc()
@@ -73,6 +76,9 @@ struct PutCommand: AsyncParsableCommand {
             made.cookieFiles = cookies.files
             made.cookieJar = cookies.jar
             request = made
+            if trust.insecure {
+                Console.error("warning: --insecure: TLS certificates and host names are not checked")
+            }
         } catch {
             // Whatever is wrong with the arguments or the files they name, nothing was sent: a usage error.
             Console.error(error.description)

@@ -53,6 +53,29 @@ import Testing
         #expect(bad.exitStatus == 2 && bad.stderr.contains("--cacert"), "\(bad.stderr)")
     }
 
+    @Test func putTakesTheSameTrustOptions() throws {
+        let certificates = try TestCertificates()
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let port = try Loopback.freePort()
+        let nginx = try NginxServer.start(root: www.url, httpConfig: certificates.serverBlock(port: port, certificate: "leaf", root: www.url,
+                                                                                               extra: "location /up { return 200 \"received\\n\"; }"))
+        defer { nginx.stop() }
+        let url = "https://127.0.0.1:\(port)/up"
+        func put(_ arguments: [String]) throws -> ProcessResult {
+            var environment = ProcessInfo.processInfo.environment
+            for name in ["CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"] { environment[name] = nil }
+            return try run(executable: try ferryExecutableURL().path, arguments: ["put"] + arguments, environment: environment, timeout: .seconds(120))
+        }
+
+        let refused = try put(["-F", "a=b", url])
+        #expect(refused.exitStatus == 1 && refused.stderr.contains("TLS error"), "\(refused.stderr)")
+        let trusted = try put(["-F", "a=b", "--cacert", certificates.path("ca.pem"), url])
+        #expect(trusted.exitStatus == 0 && trusted.stdout == "received\n", "\(trusted.stderr)")
+        let insecure = try put(["-F", "a=b", "-k", url])
+        #expect(insecure.exitStatus == 0 && insecure.stderr.contains("not checked"), "\(insecure.stderr)")
+    }
+
     @Test func tlsOptionsAreNotHandedToADaemonThatCannotKeepThem() throws {
         let state = try TemporaryDirectory()
         defer { state.remove() }
