@@ -13,6 +13,9 @@ struct TerminalOptions: ParsableArguments {
 
     @OptionGroup var hooks: HookOptions
 
+    @Flag(name: .customLong("bell"), help: "Ring the terminal's bell when the queue empties (the last running or queued task ended).")
+    var bell = false
+
     @Option(name: .customLong("render-benchmark"), help: .hidden)
     var renderBenchmarkFrames: Int?
 }

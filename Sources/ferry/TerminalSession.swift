@@ -53,11 +53,12 @@ enum TerminalSession {
         // The dialog offers the directory of the last download added (in an earlier run too),
         // unless --dir names one for this run.
         let memory = DirectoryMemory(stateDirectory: directory.path)
-        let tui = TUIEnvironment(
+        var tui = TUIEnvironment(
             defaultDirectory: defaultDirectory(options.directory, environment: environment),
             lastDirectory: options.directory == nil ? memory.load() : nil,
             homeDirectory: environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         )
+        tui.ringsWhenQueueEmpties = options.bell
         let activity = DaemonActivity(socketPath: socketPath)
         let controller = QueueController(journal: journal, activity: activity, directoryMemory: memory)
         let outcome = await runOnOwnThread(controller: controller, environment: tui, notice: notice)

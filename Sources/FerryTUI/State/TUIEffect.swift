@@ -8,4 +8,6 @@ public enum TUIEffect: Sendable, Hashable {
     case redrawAll
     /// `quit`: stop the run loop and restore the terminal.
     case quit
+    /// `bell`: ring the terminal's bell (the queue emptied and `--bell` asked for it).
+    case bell
 }

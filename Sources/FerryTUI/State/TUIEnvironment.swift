@@ -12,6 +12,9 @@ public struct TUIEnvironment: Sendable {
     /// `isReadableFile` tells whether an upload's file exists and can be read;
     /// `LocalFiles.isReadableFile` by default.
     public var isReadableFile: @Sendable (String) -> Bool
+    /// `ringsWhenQueueEmpties` rings the terminal's bell when the last running or queued task
+    /// ends (`--bell`); `false` by default.
+    public var ringsWhenQueueEmpties = false
 
     /// `init(defaultDirectory:lastDirectory:homeDirectory:isReadableFile:)` makes an environment.
     public init(

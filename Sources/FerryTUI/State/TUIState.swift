@@ -64,6 +64,9 @@ public struct TUIState: Sendable {
     /// `selectedTask` is the selected row, `nil` when the table is empty or the row is not loaded yet.
     public var selectedTask: TaskRow? { row(at: selectedIndex) }
 
+    /// `isBusy` is true while a task runs or waits in the queue.
+    public var isBusy: Bool { stats.count(.running) + stats.count(.queued) > 0 }
+
     /// `wantsTick` is true while a task runs; the run loop ticks only then.
     public var wantsTick: Bool { stats.count(.running) > 0 }
 
@@ -81,6 +84,7 @@ public struct TUIState: Sendable {
     /// ending with a `show` request when the screen needs rows it does not hold.
     public mutating func apply(_ events: [TUIEvent]) -> [TUIEffect] {
         var effects: [TUIEffect] = []
+        let wasBusy = isBusy
         for event in events {
             switch event {
             case .window(let answer):
@@ -112,6 +116,9 @@ public struct TUIState: Sendable {
                 isFinished = true
                 effects.append(.quit)
             }
+        }
+        if environment.ringsWhenQueueEmpties, wasBusy, !isBusy, !isFinished {
+            effects.append(.bell)
         }
         if !isFinished, let request = neededRequest() {
             lastRequest = request

@@ -153,6 +153,11 @@ final class NCursesTerminal {
     }
 
     /// `end()` restores the terminal; safe to call more than once.
+    /// Rings the terminal's bell (ncurses' `beep`: the audible bell, else a flash).
+    func ringBell() {
+        beep()
+    }
+
     func end() {
         guard let screen else { return }
         cncurses_end()

@@ -66,6 +66,7 @@ public final class TerminalApp {
                         fullRedraw = true
                         drawNow = true
                     case .quit: break
+                    case .bell: terminal.ringBell()
                     }
                 }
             }

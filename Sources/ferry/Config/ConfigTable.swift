@@ -66,6 +66,8 @@ extension ConfigOption {
                      builtIn: "false", note: "let web front ends of any origin call"),
         ConfigOption(key: "rpc-secret", effect: .other, commands: [.daemon],
                      builtIn: "$FERRY_RPC_SECRET", note: "the RPC secret (taken as $FERRY_RPC_SECRET when that is unset)"),
+        ConfigOption(key: "bell", effect: .flag("--bell"), commands: [.tui],
+                     builtIn: "false", note: "ring the terminal's bell when the queue empties (Ferry's own)"),
         ConfigOption(key: "enable-rpc", effect: .always, commands: [], builtIn: "true", note: "the daemon always serves RPC"),
         ConfigOption(key: "continue", effect: .always, commands: [], builtIn: "true", note: "Ferry always resumes a partial file"),
         ConfigOption(key: "auto-file-renaming", effect: .always, commands: [], builtIn: "true",
