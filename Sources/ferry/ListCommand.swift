@@ -44,12 +44,15 @@ struct ListCommand: AsyncParsableCommand {
         defer { try? journal.close() }
         var out = OutputBuffer()
         let table = !json && Console.stdoutIsTerminal
-        if table { out.append(line: ListCommand.header) }
+        // On a terminal every line fits its width (the URL, last, is cut first): nothing wraps.
+        let width = table ? (SystemCall.terminalSize(STDOUT_FILENO)?.columns).map { max(20, $0 - 1) } : nil
+        func fitted(_ line: String) -> String { width.map { line.fitted(toWidth: $0) } ?? line }
+        if table { out.append(line: fitted(ListCommand.header(width: width))) }
         do {
             try journal.forEachTask(in: states) { record in
                 let progress = ListedProgress(record: record, live: live[record.id])
                 out.append(line: json ? ListCommand.jsonLine(record, progress)
-                                      : ListCommand.textLine(record, progress, separator: table ? nil : "\t"))
+                                      : fitted(ListCommand.textLine(record, progress, separator: table ? nil : "\t", width: width)))
             }
         } catch let error as QueueError {
             out.flush()
@@ -82,13 +85,17 @@ struct ListCommand: AsyncParsableCommand {
         return line.line
     }
 
-    /// `header` names the columns of the table shown on a terminal.
-    static let header = columns(["ID", "STATE", "%", "SIZE", "SPEED", "ETA", "PRI", "NAME", "URL"])
+    /// `header(width:)` names the columns of the table shown on a terminal `width` columns wide.
+    static func header(width: Int?) -> String {
+        columns(["ID", "STATE", "%", "SIZE", "SPEED", "ETA", "PRI", "NAME", "URL"], width: width)
+    }
 
-    /// `textLine(_:_:separator:)` is one task as a line for people: id, state, %, size, speed,
-    /// ETA, priority, name, URL (and the last error of a failed or paused task); the fields
-    /// separated by `separator`, or aligned under `header` when it is `nil`.
-    static func textLine(_ record: TaskRecord, _ progress: ListedProgress, separator: String?) -> String {
+    /// `textLine(_:_:separator:width:)` is one task as a line for people: id, state, %, size,
+    /// speed, ETA, priority, name, URL (and the last error of a failed or paused task); the
+    /// fields separated by `separator`, or aligned under the header when it is `nil`, leaving
+    /// out the columns a terminal of `width` has no room for (priority first, then speed, then
+    /// size and ETA), so that the name is seen.
+    static func textLine(_ record: TaskRecord, _ progress: ListedProgress, separator: String?, width: Int? = nil) -> String {
         let name = record.finalPath.map { URL(fileURLWithPath: $0).lastPathComponent }
             ?? record.spec.requestedName
             ?? (record.spec.upload != nil ? "(upload)" : nil)
@@ -100,17 +107,30 @@ struct ListCommand: AsyncParsableCommand {
         var fields = ["#\(record.id)", record.state.rawValue, figures.percent, figures.size, figures.speed, figures.eta,
                       String(record.priority), name.displayable, url]
         if let error = record.lastError, record.state == .failed || record.state == .paused { fields.append(error.displayable) }
-        return separator.map { fields.joined(separator: $0) } ?? columns(fields)
+        return separator.map { fields.joined(separator: $0) } ?? columns(fields, width: width)
+    }
+
+    /// The indexes of the columns left out on a terminal of `width` columns.
+    private static func droppedColumns(width: Int?) -> Set<Int> {
+        guard let width else { return [] }
+        if width >= 100 { return [] }
+        if width >= 80 { return [6] }
+        if width >= 64 { return [4, 6] }
+        return [3, 4, 5, 6]
     }
 
     /// `widths` are the widths of the aligned columns before the name (numbers right-aligned).
     private static let widths: [(width: Int, right: Bool)] = [(7, false), (9, false), (4, true), (8, true), (10, true), (6, true), (3, true)]
 
-    /// `columns(_:)` aligns fields under the header, two spaces apart.
-    private static func columns(_ fields: [String]) -> String {
+    /// `columns(_:width:)` aligns fields under the header, two spaces apart, without the columns
+    /// a terminal of `width` has no room for.
+    private static func columns(_ fields: [String], width: Int?) -> String {
+        let dropped = droppedColumns(width: width)
         var line = ""
-        for (index, field) in fields.enumerated() {
-            if index > 0 { line += "  " }
+        var first = true
+        for (index, field) in fields.enumerated() where !dropped.contains(index) {
+            if !first { line += "  " }
+            first = false
             guard index < widths.count else {
                 line += field
                 continue
