@@ -16,7 +16,7 @@ public final class FaultServer: Sendable {
     /// `baseURL` is `http://127.0.0.1:<port>`.
     public let baseURL: URL
     private let process: ChildProcess
-    private let stopped = Mutex(false)
+    private let stopping = StopOnce()
 
     private init(port: Int, process: ChildProcess) {
         self.port = port
@@ -88,13 +88,8 @@ public final class FaultServer: Sendable {
     /// `stop()` sends the server `SIGTERM`, waits up to 5 s, then kills it. Calling it
     /// again does nothing.
     public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        process.terminate(grace: .seconds(5))
-        process.closeInput()
+        guard stopping.claim() else { return }
+        process.stopWatched()
     }
 
     private func control(_ target: String, method: String = "GET") throws -> Loopback.HTTPReply {

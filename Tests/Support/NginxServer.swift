@@ -27,7 +27,7 @@ public final class NginxServer: Sendable {
     /// `baseURL` is `http://127.0.0.1:<port>`.
     public let baseURL: URL
     private let process: ChildProcess
-    private let stopped = Mutex(false)
+    private let stopping = StopOnce()
 
     private init(port: Int, root: URL, directory: TemporaryDirectory, process: ChildProcess) {
         self.port = port
@@ -116,13 +116,8 @@ public final class NginxServer: Sendable {
     /// `stop()` sends nginx `SIGTERM`, waits up to 5 s, then kills its process group, and
     /// removes its temporary directory. Calling it again does nothing.
     public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        process.terminate(grace: .seconds(5))
-        process.closeInput()
+        guard stopping.claim() else { return }
+        process.stopWatched()
         directory.remove()
     }
 

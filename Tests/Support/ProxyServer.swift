@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +18,7 @@ public final class ProxyServer: Sendable {
     /// `directory` holds the configuration and the log.
     public let directory: TemporaryDirectory
     private let process: ChildProcess
-    private let stopped = Mutex(false)
+    private let stopping = StopOnce()
 
     private init(kind: Kind, port: Int, directory: TemporaryDirectory, process: ChildProcess) {
         self.kind = kind
@@ -98,13 +97,8 @@ public final class ProxyServer: Sendable {
     /// `stop()` ends the proxy (SIGTERM, then SIGKILL after 5 s) and removes its directory;
     /// calling it again does nothing.
     public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        process.terminate(grace: .seconds(5))
-        process.closeInput()
+        guard stopping.claim() else { return }
+        process.stopWatched()
         directory.remove()
     }
 }
