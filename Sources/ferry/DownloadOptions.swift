@@ -41,6 +41,9 @@ struct DownloadOptions: ParsableArguments {
     @Flag(name: [.short, .long], help: "Print errors only: no progress, no \"saved\" lines.")
     var quiet = false
 
+    @Flag(name: .customLong("compressed"), help: "Ask for a compressed body (gzip, deflate, br, zstd) and save it decoded, as curl --compressed does; a resume asks for none.")
+    var compressed = false
+
     @Flag(name: [.short, .long], help: "Print each request and response head on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
     var verbose = false
 

@@ -153,6 +153,7 @@ struct GetCommand: AsyncParsableCommand {
         configuration.netrcFile = netrc.file
         configuration.cookieFiles = cookies.files
         configuration.cookieJar = cookies.jar
+        configuration.acceptsCompression = options.compressed
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         if options.verbose {
             configuration.headTrace = { trace in reporter.showHead(trace) }

@@ -45,6 +45,9 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
+    @Flag(name: .customLong("compressed"), help: "Ask for a compressed reply (gzip, deflate, br, zstd) and print it decoded.")
+    var compressed = false
+
     @OptionGroup(title: "TLS") var trust: TrustOptions
 
     @OptionGroup(title: "Logins and proxy") var login: LoginOptions
@@ -63,6 +66,7 @@ struct PutCommand: AsyncParsableCommand {
         let request: Request
         do throws(FerryError) {
             var made = try makeRequest()
+            made.acceptsCompression = compressed
             made.securityPolicy = try trust.policy(environment: ProcessInfo.processInfo.environment)
             made.login = try login.login(environment: ProcessInfo.processInfo.environment)
             made.proxy = try login.proxySettings()

@@ -101,7 +101,9 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
 
     public func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
         reserve = task.unnamedFiles
-        let contentLength = response.isSuccess ? try Self.contentLength(of: response) : nil
+        // An encoded body (asked for with acceptsCompression) is saved decoded: its
+        // Content-Length counts the encoded bytes, so the file's length is not known ahead.
+        let contentLength = response.isSuccess && !Self.isEncoded(response) ? try Self.contentLength(of: response) : nil
         if let offset = resumedOffset, let resumeFrom {
             try accept(response, resumingAt: offset, from: resumeFrom, contentLength: contentLength)
         } else if response.isSuccess {
@@ -327,6 +329,12 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         var chosen = destination
         chosen.fileName = name
         return chosen
+    }
+
+    /// Whether the body comes with a content coding (gzip, br, ...) libcurl decodes.
+    static func isEncoded(_ response: HTTPResponse) -> Bool {
+        guard let coding = response.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return !coding.isEmpty && coding != "identity"
     }
 
     /// Content-Length when present; a present but invalid one (negative, not a number) is an error.

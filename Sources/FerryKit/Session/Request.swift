@@ -42,6 +42,10 @@ public struct Request: Sendable {
     /// The file the cookies are written to when the transfer ends (Netscape format, mode
     /// 0600): those of ``cookieFiles`` and those the servers set. `nil` by default.
     public var cookieJar: String?
+    /// Whether the body may come compressed (gzip, deflate, br, zstd: what the libcurl here
+    /// decodes) and is saved decoded (curl's `--compressed`); never asked for with a `Range`
+    /// (a resume, a segment). `false` by default.
+    public var acceptsCompression = false
     /// The proxy; `nil` (the environment's, as curl reads `http_proxy`, `https_proxy`,
     /// `all_proxy` and `no_proxy`, never for loopback hosts) by default.
     public var proxy: ProxySettings?

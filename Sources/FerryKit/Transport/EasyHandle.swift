@@ -146,6 +146,9 @@ final class EasyHandle {
             all[field.name] = field.value
         }
         if !all.contains("User-Agent") { set(CURLOPT_USERAGENT, string: c.userAgent) }
+        // "" asks for every coding libcurl decodes; a ranged request asks for none (its
+        // offsets count the bytes of the file, not of an encoding of it).
+        if request.acceptsCompression && !all.contains("Range") { set(CURLOPT_ACCEPT_ENCODING, string: "") }
 
         // Body.
         let method = request.method

@@ -40,6 +40,8 @@ public struct SchedulerConfiguration: Sendable {
     /// (`ferry get -b FILE -c FILE`); none by default.
     public var cookieFiles: [String] = []
     public var cookieJar: String?
+    /// `acceptsCompression` asks for compressed bodies, saved decoded (`--compressed`); `false` by default.
+    public var acceptsCompression = false
     /// `headTrace` receives every request and response head of this scheduler's transfers
     /// (`-v`), on the engine thread; `nil` (none) by default.
     public var headTrace: (@Sendable (HeadTrace) -> Void)?
@@ -56,6 +58,7 @@ public struct SchedulerConfiguration: Sendable {
         request.proxy = proxy
         request.cookieFiles = cookieFiles
         request.cookieJar = cookieJar
+        request.acceptsCompression = acceptsCompression
     }
 
     /// `init(...)` makes a configuration; only `defaultDirectory` is required.
