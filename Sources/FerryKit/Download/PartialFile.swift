@@ -12,7 +12,7 @@ public final class PartialFile {
     public let path: String
     private(set) var descriptor: Int32
     /// Bytes in the file.
-    public private(set) var length: Int64
+    public internal(set) var length: Int64
     /// Whether the file has no name until its commit (see `createUnnamed(standingFor:mark:)`);
     /// ``path`` is then where it will go.
     public let isUnnamed: Bool

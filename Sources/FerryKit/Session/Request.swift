@@ -29,6 +29,9 @@ public struct Request: Sendable {
     public var lowSpeedTime: Int?
     /// How this request's TLS peers are evaluated; `nil` (the session's) by default.
     public var securityPolicy: SecurityPolicy?
+    /// Whether the request speaks HTTP/1.1 on a connection of its own, never as one HTTP/2
+    /// stream among others (a segment of a split download); `false` by default.
+    public var usesOwnConnection = false
 
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
         self.url = url

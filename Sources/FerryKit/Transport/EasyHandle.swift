@@ -108,6 +108,7 @@ final class EasyHandle {
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
         apply(request.securityPolicy ?? c.securityPolicy)
         set(CURLOPT_NOPROXY, string: Self.noProxyList)
+        if request.usesOwnConnection { set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
