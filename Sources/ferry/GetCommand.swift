@@ -41,6 +41,7 @@ struct GetCommand: AsyncParsableCommand {
             headers = try options.parsedHeaders()
             rate = try options.parsedRate()
             lowSpeed = try options.parsedLowSpeed()
+            _ = try options.parsedSegmentation()
         } catch {
             inputErrors.append(error)
         }
@@ -224,7 +225,8 @@ struct GetPlan {
                     urls: [try TransferURL(validating: url.absoluteString)], headers: fields,
                     destinationDirectory: directory.path, requestedName: name, overwrite: options.overwrite,
                     checksum: expected, useContentDisposition: options.contentDisposition,
-                    options: TaskOptions(maxDownloadLimit: request.rate)
+                    options: TaskOptions(maxDownloadLimit: request.rate, connections: options.connections,
+                                         minSplitSize: (try? options.parsedSegmentation())?.minSplitSize)
                 )
                 entry = try await store.insert(spec)
             }
