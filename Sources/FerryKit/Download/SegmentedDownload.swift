@@ -406,6 +406,10 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var request = face.request
         if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
         request.usesOwnConnection = true
+        // The task's speed cap is shared: each connection gets its part of it.
+        if let cap = face.request.maximumReceiveSpeed, cap > 0 {
+            request.maximumReceiveSpeed = max(1, cap / Int64(connectionLimit))
+        }
         request.headers.remove(name: "Accept-Encoding")
         request.headers.remove(name: "Range")
         request.headers.remove(name: "If-Range")
