@@ -120,8 +120,11 @@ struct GetCommand: AsyncParsableCommand {
         }
 
         // The same scheduler as the queue's, running only this command's tasks.
-        var configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: options.limits.maxConcurrent,
-                                                   maximumPerHost: options.limits.maxPerHost,
+        // Every connection counts against both limits: -x N asks for N of them.
+        let connections = options.connections ?? 1
+        var configuration = SchedulerConfiguration(defaultDirectory: directory.path,
+                                                   maximumConcurrent: max(options.limits.maxConcurrent, connections),
+                                                   maximumPerHost: max(options.limits.maxPerHost, connections),
                                                    retryPolicy: RetryPolicy(retryLimit: options.retries))
         configuration.onlyTasks = Set(plan.jobs.keys)
         configuration.lowSpeedLimit = lowSpeed.limit
@@ -184,6 +187,8 @@ protocol GetTaskStore {
     func requeue(_ record: TaskRecord, speedCap: Int64?) async throws -> DownloadJournal.Entry
     /// `insert(_:)` records a new download.
     func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry
+    /// `adopt(_:of:)` gives a requeued download this run's connections and minimum split.
+    func adopt(_ options: TaskOptions, of record: TaskRecord) async throws
 }
 
 extension DownloadJournal: GetTaskStore {}
@@ -219,6 +224,8 @@ struct GetPlan {
             let entry: DownloadJournal.Entry
             if let record = unfinished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }) {
                 entry = try await store.requeue(record, speedCap: request.rate)
+                try await store.adopt(TaskOptions(connections: options.connections,
+                                                  minSplitSize: (try? options.parsedSegmentation())?.minSplitSize), of: record)
                 if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
                 let spec = TaskSpec(

@@ -1,3 +1,4 @@
+import CFerrySystem
 import Glibc
 
 /// Positional writes and reads for a download split into ranges: each connection writes at
@@ -18,6 +19,13 @@ extension PartialFile {
             position += Int64(written)
         }
         length = max(length, position)
+        // As for writes in order: the kernel starts writing the new bytes out early, so that the
+        // final fdatasync finds little left (here for the whole file: the writes are scattered).
+        positionalBytesSinceWriteBack += Int64(bytes.count)
+        if positionalBytesSinceWriteBack >= Self.writeBackChunk {
+            _ = csystem_start_writeback(descriptor, 0, 0)
+            positionalBytesSinceWriteBack = 0
+        }
     }
 
     /// Opens an existing partial file of a split download without truncating it (each range

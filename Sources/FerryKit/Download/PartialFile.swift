@@ -22,6 +22,8 @@ public final class PartialFile {
     private var reserve: (UnnamedFileReserve, String)?
     /// Where write-back was last started; see ``startWriteBack()``.
     var writeBackStart: Int64 = 0
+    /// Bytes written at chosen offsets (`write(_:at:)`) since write-back last started.
+    var positionalBytesSinceWriteBack: Int64 = 0
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
     static let writeBackChunk: Int64 = 8 << 20
 

@@ -559,8 +559,10 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     }
 
     private func progress(_ state: inout State, force: Bool) -> TransferProgress? {
-        state.tracker.update(received: state.writtenBytes, expectedReceived: state.current?.totalLength, sent: 0, expectedSent: nil,
-                             now: clock.now(), force: force)
+        var snapshot = state.tracker.update(received: state.writtenBytes, expectedReceived: state.current?.totalLength, sent: 0,
+                                            expectedSent: nil, now: clock.now(), force: force)
+        snapshot?.connections = state.phase == .finished ? 0 : state.connections.count
+        return snapshot
     }
 
     // MARK: - After the lock

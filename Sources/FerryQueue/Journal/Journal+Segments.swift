@@ -28,3 +28,15 @@ extension Journal {
         }
     }
 }
+
+extension Journal {
+    /// `setSegmentation(connections:minSplitSize:for:)` changes how many connections task
+    /// `id` uses and its smallest split (`nil`: the defaults), from its next attempt on.
+    public func setSegmentation(connections: Int?, minSplitSize: Int64?, for id: TaskID) throws(QueueError) {
+        try write { db in
+            try db.execute(sql: "UPDATE task SET connections = ?, min_split_size = ? WHERE id = ?",
+                           arguments: [connections, minSplitSize, id.rawValue])
+            guard db.changesCount == 1 else { throw QueueError.journal(.taskNotFound(id)) }
+        }
+    }
+}
