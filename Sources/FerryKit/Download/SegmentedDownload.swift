@@ -406,6 +406,9 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var request = face.request
         if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
         request.usesOwnConnection = true
+        // The connections share about 2 MiB of receive buffers (512 KiB each up to 4).
+        request.receiveBufferSize = min(face.session.configuration.receiveBufferSize,
+                                        max(64 << 10, (2 << 20) / connectionLimit))
         // The task's speed cap is shared: each connection gets its part of it.
         if let cap = face.request.maximumReceiveSpeed, cap > 0 {
             request.maximumReceiveSpeed = max(1, cap / Int64(connectionLimit))

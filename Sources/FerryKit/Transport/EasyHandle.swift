@@ -101,9 +101,9 @@ final class EasyHandle {
         set(CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime ?? c.lowSpeedTime)
         if let cap = receiveSpeedCap, cap > 0 {
             pacer = Pacer(rate: cap, now: c.clock.now())
-            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: cap, maximum: c.receiveBufferSize))
+            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: cap, maximum: request.receiveBufferSize ?? c.receiveBufferSize))
         } else {
-            set(CURLOPT_BUFFERSIZE, c.receiveBufferSize)
+            set(CURLOPT_BUFFERSIZE, request.receiveBufferSize ?? c.receiveBufferSize)
         }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
         apply(request.securityPolicy ?? c.securityPolicy)
