@@ -53,7 +53,7 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .customLong("limit-rate"), help: "Cap the download speed, e.g. 500K or 2M (bytes per second).")
     var limitRate: String?
 
-    @Option(name: [.customShort("x"), .customLong("connections")], help: ArgumentHelp("Fetch each file over up to N connections (1-16), every range validated. Default: 1.", valueName: "N"))
+    @Option(name: [.customShort("x"), .customLong("connections")], help: ArgumentHelp("Fetch each file over up to N connections (1-16), every range validated; every connection counts against the queue's limits. Default: 1 (see ferry get --help).", valueName: "N"))
     var connections: Int?
 
     @Option(name: .customLong("min-split-size"), help: ArgumentHelp("Split no range with less than twice SIZE left, e.g. 1M. Default: 1M.", valueName: "SIZE"))
