@@ -4,7 +4,7 @@
 SWIFT ?= swift
 DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 tinyproxy microsocks \
 	man-db groff-base python3-cryptography
-BENCH_DEBS := curl wget aria2 time
+BENCH_DEBS := curl wget aria2 axel time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client).
 PIP_DEPS := aria2p
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
@@ -99,6 +99,7 @@ test: deps $(STAMP)
 
 bench: bench-deps release
 	bench/download
+	bench/segmented
 	bench/upload
 	bench/tui
 	bench/queue

@@ -4,7 +4,8 @@ import Foundation
 
 /// `AddOptions` are the options of a new task that Ferry reads (`aria2.addUri`,
 /// `ferry.add`), checked: aria2's `dir`, `out`, `header`, `checksum`, `max-download-limit`,
-/// `pause`, `allow-overwrite`, and Ferry's own `priority`, `retries` and
+/// `pause`, `allow-overwrite`, `split`, `max-connection-per-server` (the download uses the
+/// smaller), `min-split-size`, and Ferry's own `priority`, `retries` and
 /// `content-disposition`. Values are strings, as aria2's clients send them (numbers and
 /// booleans are accepted too).
 struct AddOptions {
@@ -18,6 +19,9 @@ struct AddOptions {
     var priority = 0
     var retries: Int?
     var contentDisposition = false
+    var split: Int?
+    var connectionsPerServer: Int?
+    var minSplitSize: Int64?
 
     /// `init(_:)` reads and checks the options; the first problem is the error. Unknown
     /// options are ignored, as aria2's clients send many Ferry has no use for.
@@ -54,6 +58,15 @@ struct AddOptions {
                 priority = try AddOptions.integer(key, value, in: Int.min...Int.max)
             case "retries":
                 retries = try AddOptions.integer(key, value, in: 0...Int.max)
+            case "split":
+                split = try AddOptions.connections(key, value)
+            case "max-connection-per-server":
+                connectionsPerServer = try AddOptions.connections(key, value)
+            case "min-split-size":
+                let text = try AddOptions.text(key, value)
+                let size = try AddOptions.checked { () throws(QueueError) in try TaskOptions.parseRate(text) }
+                guard let size, size >= 1024 else { throw RPCError.failed("min-split-size must be at least 1K, e.g. 1M or 20M") }
+                minSplitSize = size
             default:
                 continue
             }
@@ -65,7 +78,9 @@ struct AddOptions {
         NewTask(
             spec: TaskSpec(urls: urls, headers: headers, destinationDirectory: directory, requestedName: name,
                            overwrite: overwrite, checksum: checksum, useContentDisposition: contentDisposition,
-                           options: TaskOptions(maxDownloadLimit: maxDownloadLimit, retries: retries), upload: upload),
+                           options: TaskOptions(maxDownloadLimit: maxDownloadLimit, retries: retries,
+                                                connections: [split, connectionsPerServer].compactMap { $0 }.min(),
+                                                minSplitSize: minSplitSize), upload: upload),
             priority: priority, startsPaused: paused)
     }
 
@@ -95,6 +110,13 @@ struct AddOptions {
         case .bool(let flag): return flag ? "true" : "false"
         default: throw RPCError.invalidParams("option \(key.prefix(64)) must be a string")
         }
+    }
+
+    private static func connections(_ key: String, _ value: JSONValue) throws(RPCError) -> Int {
+        guard let count = Int(try text(key, value)), TaskOptions.connectionRange.contains(count) else {
+            throw RPCError.failed("\(key) must be 1 to 16")
+        }
+        return count
     }
 
     private static func flag(_ key: String, _ value: JSONValue) throws(RPCError) -> Bool {

@@ -8,7 +8,11 @@ extension Aria2Methods {
             "dir": .string(DownloadStatus.directory(of: record, engine: call.engine)),
             "max-download-limit": DownloadStatus.number(record.spec.options.maxDownloadLimit ?? 0),
             "pause": record.state == .paused ? "true" : "false",
+            // One number for both of aria2's: the connections the download may use.
+            "split": DownloadStatus.number(Int64(record.spec.options.connections ?? 1)),
+            "max-connection-per-server": DownloadStatus.number(Int64(record.spec.options.connections ?? 1)),
         ]
+        if let size = record.spec.options.minSplitSize { options["min-split-size"] = DownloadStatus.number(size) }
         if let name = record.spec.requestedName { options["out"] = .string(name) }
         if let checksum = record.spec.checksum { options["checksum"] = .string(checksum.description) }
         if !record.spec.headers.isEmpty {

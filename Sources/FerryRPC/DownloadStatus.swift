@@ -7,7 +7,7 @@ import Foundation
 enum DownloadStatus {
     /// `pieceLength` is the piece length reported to clients (aria2's default, 1 MiB); Ferry
     /// has no pieces, clients only show it.
-    static let pieceLength: Int64 = 1 << 20
+    static let pieceLength = PieceMap.pieceLength
 
     /// `name(of:)` is aria2's status of a Ferry state: queued is `waiting`, running `active`,
     /// done `complete`, failed `error`, cancelled `removed`.
@@ -25,7 +25,7 @@ enum DownloadStatus {
     /// `Key` is a key of the status object, declared in the order keys are written (sorted,
     /// as `JSONValue` writes an object's keys).
     enum Key: Int, CaseIterable {
-        case completedLength, connections, dir, downloadSpeed, errorCode, errorMessage, files, gid, numPieces,
+        case bitfield, completedLength, connections, dir, downloadSpeed, errorCode, errorMessage, files, gid, numPieces,
              pieceLength, status, totalLength, uploadLength, uploadSpeed
 
         /// `name` is the key as clients spell it.
@@ -34,7 +34,7 @@ enum DownloadStatus {
         /// `all` is every key, in order (made once: `allCases` makes its list at every use).
         static let all = allCases
 
-        private static let names = ["completedLength", "connections", "dir", "downloadSpeed", "errorCode", "errorMessage",
+        private static let names = ["bitfield", "completedLength", "connections", "dir", "downloadSpeed", "errorCode", "errorMessage",
                                     "files", "gid", "numPieces", "pieceLength", "status", "totalLength", "uploadLength",
                                     "uploadSpeed"]
     }
@@ -89,7 +89,8 @@ enum DownloadStatus {
             writer.key(key.name)
             switch key {
             case .completedLength: writer.integerString(completed)
-            case .connections: writer.integerString(record.state == .running ? 1 : 0)
+            case .bitfield: writer.string(bitfield(of: record, engine: engine, total: total, completed: completed))
+            case .connections: writer.integerString(record.state == .running ? Int64(live?.connections ?? 1) : 0)
             case .dir: writer.string(directory(of: record, engine: engine))
             case .downloadSpeed: writer.integerString(live.map { $0.isSending ? 0 : Int64($0.bytesPerSecond) } ?? 0)
             case .errorCode: writer.string(Aria2ErrorCode.code(for: failure))

@@ -21,6 +21,8 @@ public enum TaskRequest {
         if let checksum = spec.checksum { options["checksum"] = .string(checksum.description) }
         if let limit = spec.options.maxDownloadLimit { options["max-download-limit"] = .string(String(limit)) }
         if let retries = spec.options.retries { options["retries"] = .string(String(retries)) }
+        if let connections = spec.options.connections { options["split"] = .string(String(connections)) }
+        if let size = spec.options.minSplitSize { options["min-split-size"] = .string(String(size)) }
         if task.startsPaused { options["pause"] = "true" }
         if spec.overwrite { options["allow-overwrite"] = "true" }
         if spec.useContentDisposition { options["content-disposition"] = "true" }

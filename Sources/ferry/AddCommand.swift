@@ -53,6 +53,12 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .customLong("limit-rate"), help: "Cap the download speed, e.g. 500K or 2M (bytes per second).")
     var limitRate: String?
 
+    @Option(name: [.customShort("x"), .customLong("connections")], help: ArgumentHelp("Fetch each file over up to N connections (1-16), every range validated; every connection counts against the queue's limits. Default: 1 (see ferry get --help).", valueName: "N"))
+    var connections: Int?
+
+    @Option(name: .customLong("min-split-size"), help: ArgumentHelp("Split no range with less than twice SIZE left, e.g. 1M. Default: 1M.", valueName: "SIZE"))
+    var minSplitSize: String?
+
     @Flag(help: "The URLs are mirrors of one file.")
     var mirrors = false
 
@@ -126,7 +132,8 @@ struct AddCommand: AsyncParsableCommand {
             NewTask(spec: TaskSpec(
                 urls: urls, headers: defaults.headers, destinationDirectory: defaults.directory,
                 requestedName: output, overwrite: overwrite, checksum: defaults.checksum,
-                options: TaskOptions(maxDownloadLimit: defaults.maxDownloadLimit, retries: retries)),
+                options: TaskOptions(maxDownloadLimit: defaults.maxDownloadLimit, retries: retries,
+                                     connections: defaults.connections, minSplitSize: defaults.minSplitSize)),
                 priority: priority, startsPaused: paused)
         }
     }
@@ -145,9 +152,24 @@ struct AddCommand: AsyncParsableCommand {
             errors.append(error.description)
             return nil
         }
+        if let connections, !TaskOptions.connectionRange.contains(connections) {
+            errors.append("invalid -x/--connections \(connections): expected 1 to 16")
+            return nil
+        }
+        var splitSize: Int64?
+        if let minSplitSize {
+            guard let size = try? TaskOptions.parseRate(minSplitSize), size >= 1024 else {
+                errors.append("invalid --min-split-size \"\(minSplitSize.displayable)\": expected a size of at least 1K, e.g. 1M")
+                return nil
+            }
+            splitSize = size
+        }
         let directory = try DownloadDirectory.prepareForCommand(dir)
-        return BatchDefaults(directory: directory.path, headers: fields, checksum: digest, maxDownloadLimit: rate,
-                             startsPaused: paused, retries: retries, overwrite: overwrite, priority: priority)
+        var defaults = BatchDefaults(directory: directory.path, headers: fields, checksum: digest, maxDownloadLimit: rate,
+                                     startsPaused: paused, retries: retries, overwrite: overwrite, priority: priority)
+        defaults.connections = connections
+        defaults.minSplitSize = splitSize
+        return defaults
     }
 
     // MARK: - Batch files

@@ -41,6 +41,7 @@ struct GetCommand: AsyncParsableCommand {
             headers = try options.parsedHeaders()
             rate = try options.parsedRate()
             lowSpeed = try options.parsedLowSpeed()
+            _ = try options.parsedSegmentation()
         } catch {
             inputErrors.append(error)
         }
@@ -140,8 +141,11 @@ struct GetCommand: AsyncParsableCommand {
         }
 
         // The same scheduler as the queue's, running only this command's tasks.
-        var configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: options.limits.maxConcurrent,
-                                                   maximumPerHost: options.limits.maxPerHost,
+        // Every connection counts against both limits: -x N asks for N of them.
+        let connections = options.connections ?? 1
+        var configuration = SchedulerConfiguration(defaultDirectory: directory.path,
+                                                   maximumConcurrent: max(options.limits.maxConcurrent, connections),
+                                                   maximumPerHost: max(options.limits.maxPerHost, connections),
                                                    retryPolicy: RetryPolicy(retryLimit: options.retries))
         configuration.onlyTasks = Set(plan.jobs.keys)
         configuration.lowSpeedLimit = lowSpeed.limit
@@ -214,6 +218,8 @@ protocol GetTaskStore {
     func requeue(_ record: TaskRecord, speedCap: Int64?) async throws -> DownloadJournal.Entry
     /// `insert(_:)` records a new download.
     func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry
+    /// `adopt(_:of:)` gives a requeued download this run's connections and minimum split.
+    func adopt(_ options: TaskOptions, of record: TaskRecord) async throws
 }
 
 extension DownloadJournal: GetTaskStore {}
@@ -252,13 +258,16 @@ struct GetPlan {
             if let record = unfinished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }) {
                 if let fileName = record.fileName { shownName = fileName }
                 entry = try await store.requeue(record, speedCap: request.rate)
+                try await store.adopt(TaskOptions(connections: options.connections,
+                                                  minSplitSize: (try? options.parsedSegmentation())?.minSplitSize), of: record)
                 if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
                 let spec = TaskSpec(
                     urls: [try TransferURL(validating: url.absoluteString)], headers: fields,
                     destinationDirectory: directory.path, requestedName: name, overwrite: options.overwrite,
                     checksum: expected, useContentDisposition: options.contentDisposition,
-                    options: TaskOptions(maxDownloadLimit: request.rate)
+                    options: TaskOptions(maxDownloadLimit: request.rate, connections: options.connections,
+                                         minSplitSize: (try? options.parsedSegmentation())?.minSplitSize)
                 )
                 entry = try await store.insert(spec)
             }

@@ -14,7 +14,9 @@ struct ListCommand: AsyncParsableCommand {
         safely on disk). On a terminal the columns have a header; otherwise they are separated \
         by tabs. --json prints one JSON object per task and line: id, state, kind, priority, \
         urls, dir, name, final_path, attempts, last_error, total_length, durable_offset, \
-        completed_length, percent, speed, eta (seconds), headers, checksum; unknown figures are null.
+        completed_length, percent, speed, eta (seconds), connections, num_pieces, piece_length, \
+        bitfield (aria2's: one bit per 1 MiB piece on disk, hexadecimal), headers, checksum; \
+        unknown figures are null.
         """
     )
 
@@ -51,7 +53,9 @@ struct ListCommand: AsyncParsableCommand {
         do {
             try journal.forEachTask(in: states) { record in
                 let progress = ListedProgress(record: record, live: live[record.id])
-                out.append(line: json ? ListCommand.jsonLine(record, progress)
+                // Only a download with bytes on disk, not done, can have ranges recorded.
+                let segments = json && record.state != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []
+                out.append(line: json ? ListCommand.jsonLine(record, progress, segments: segments)
                                       : fitted(ListCommand.textLine(record, progress, separator: table ? nil : "\t", width: width)))
             }
         } catch let error as QueueError {
@@ -62,7 +66,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// `jsonLine(_:_:)` is one task as a JSON object; URLs and secret headers are masked.
-    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress) -> String {
+    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, segments: [Segment] = []) -> String {
         var line = JSONLine()
         line.add("id", record.id.rawValue)
         line.add("state", record.state.rawValue)
@@ -80,6 +84,14 @@ struct ListCommand: AsyncParsableCommand {
         line.add("percent", progress.percent.map(Int64.init))
         line.add("speed", progress.speed.map { Int64($0) })
         line.add("eta", progress.secondsLeft.map { Int64($0.rounded(.up)) })
+        line.add("connections", progress.connections.map(Int64.init))
+        let total = progress.total ?? record.resume.totalLength
+        line.add("num_pieces", total.map(PieceMap.pieces))
+        line.add("piece_length", total.map { _ in PieceMap.pieceLength })
+        line.add("bitfield", total.map { total in
+            PieceMap.bitfield(done: record.state == .done ? [(Int64(0), total)] : PieceMap.doneRanges(of: record, segments: segments, completed: progress.completed),
+                              total: total)
+        })
         line.add("headers", strings: record.spec.headers.map(\.masked))
         line.add("checksum", record.spec.checksum?.description)
         return line.line

@@ -13,6 +13,9 @@ struct ListedProgress {
     /// `speed` is the live rate in bytes per second; `nil` when the task is not running in a
     /// daemon (the journal holds no speed).
     var speed: Double?
+    /// `connections` is how many connections the task uses now: live from a daemon; `nil`
+    /// when unknown (not running in a daemon).
+    var connections: Int?
 
     /// `init(record:live:)` is the progress of `record`, live when the daemon reported it.
     init(record: TaskRecord, live: ListedProgress?) {
@@ -23,6 +26,7 @@ struct ListedProgress {
         total = record.resume.totalLength
         completed = record.state == .done ? (total ?? record.resume.durableOffset) : record.resume.durableOffset
         speed = nil
+        connections = record.state == .running ? nil : 0
     }
 
     /// `init(completed:total:speed:)` makes a value (a daemon's live report).
@@ -60,7 +64,7 @@ struct ListedProgress {
     static func live(from state: StateOptions) async throws -> [TaskID: ListedProgress] {
         var table: [TaskID: ListedProgress] = [:]
         _ = try await DaemonClient.acting(on: state) { daemon in
-            let keys: JSONValue = ["gid", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed"]
+            let keys: JSONValue = ["gid", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed", "connections"]
             // A daemon that does not answer as expected leaves the list without live figures.
             guard let statuses = try? await ControlClient.call(socketPath: daemon.socketPath, method: "aria2.tellActive",
                                                                params: [keys]).arrayValue else { return }
@@ -69,7 +73,9 @@ struct ListedProgress {
                       let completed = fields["completedLength"]?.integerValue else { continue }
                 let total = fields["totalLength"]?.integerValue.flatMap { $0 > 0 ? $0 : nil }
                 let speed = (fields["downloadSpeed"]?.integerValue ?? 0) + (fields["uploadSpeed"]?.integerValue ?? 0)
-                table[id] = ListedProgress(completed: completed, total: total, speed: Double(speed))
+                var progress = ListedProgress(completed: completed, total: total, speed: Double(speed))
+                progress.connections = fields["connections"]?.integerValue.map { Int($0) }
+                table[id] = progress
             }
         }
         return table

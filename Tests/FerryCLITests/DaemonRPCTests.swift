@@ -193,6 +193,7 @@ import Testing
         #expect(try daemon.result("aria2.changeOption", [gid, ["max-download-limit": "100K"]]) as? String == "OK")
         let options = try #require(try daemon.result("aria2.getOption", [gid]) as? [String: Any])
         #expect(options["max-download-limit"] as? String == "102400", "\(options)")
+        #expect(options["split"] as? String == "1" && options["max-connection-per-server"] as? String == "1", "\(options)")
         #expect(Self.errorCode(try daemon.call("aria2.changeOption", [gid, ["dir": "/tmp"]])) == 1)
 
         // When `ferry stop` runs...

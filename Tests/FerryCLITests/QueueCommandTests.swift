@@ -127,7 +127,7 @@ import Testing
               dir=\(state.file("sub").path)
               checksum=sha-256=\(Pattern.sha256Hex(count: 50_000, seed: 2))
             \(base)/three.bin
-              split=4
+              retry-wait=4
             """
         let plain = state.file("batch.txt")
         try Data(batch.utf8).write(to: plain)
@@ -143,7 +143,7 @@ import Testing
         // the good entries are queued as written.
         #expect(added.exitStatus == 2)
         #expect(added.stderr.contains("line 5"))
-        #expect(added.stderr.contains("line 11: split is ignored"))
+        #expect(added.stderr.contains("line 11: retry-wait is ignored"))
         #expect(added.stderr.contains("added 3 tasks (#1 to #3)"), "\(added.stderr)")
         let tasks = try listed(state)
         #expect(tasks.count == 3)

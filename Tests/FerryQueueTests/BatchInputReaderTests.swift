@@ -164,8 +164,8 @@ import Testing
     }
 
     @Test func anAria2ListReadsAsItIsWithAWarningPerIgnoredOption() throws {
-        // Given a list written for aria2: mirrors, split, continue, user-agent, a login,
-        // an output path inside the directory, and options Ferry does not apply
+        // Given a list written for aria2: mirrors, split and connections per server, continue,
+        // user-agent, a login, an output path inside the directory, and an option Ferry does not know
         let temp = try TemporaryDirectory()
         let path = try temp.write("""
             # for aria2c -i
@@ -195,9 +195,9 @@ import Testing
         // Then every entry is kept, no error, one warning per ignored option name
         #expect(errors(items).isEmpty)
         let warnings = items.compactMap { if case .warning(let warning) = $0 { warning } else { nil } }
-        #expect(warnings.map(\.option) == ["split", "max-connection-per-server", "some-future-option"])
-        #expect(warnings.map(\.line) == [3, 4, 16])
-        #expect(warnings[0].description == "line 3: split is ignored (one connection per file); the entry is kept")
+        #expect(warnings.map(\.option) == ["some-future-option"])
+        #expect(warnings.map(\.line) == [16])
+        #expect(warnings[0].description == "line 16: some-future-option is ignored (not an option Ferry knows); the entry is kept")
         let found = entries(items)
         #expect(found.count == 3)
         let iso = found[0].task.spec
@@ -205,6 +205,10 @@ import Testing
         #expect(iso.destinationDirectory == "/srv/dl/isos" && iso.requestedName == "debian.iso")
         #expect(iso.headers.map(\.masked) == ["User-Agent: Wget/1.21", "Referer: https://a.example/"])
         #expect(iso.options.retries == 2 && iso.overwrite)
+        // split=8 with max-connection-per-server=4: the smaller, as aria2 uses it.
+        #expect(iso.options.connections == 4)
+        #expect(found[1].task.spec.options.connections == 2)
+        #expect(found[2].task.spec.options.connections == nil)
         // The login is a Basic header, masked like any secret.
         let login = found[1].task.spec
         #expect(login.headers.map(\.masked) == ["Authorization: ***"])

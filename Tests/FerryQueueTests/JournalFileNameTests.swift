@@ -28,7 +28,7 @@ import Testing
 
         // Then it is migrated in place, nothing set aside, and the task is as it was, unnamed.
         #expect(opening.recovery == nil)
-        #expect(try journal.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 4)
+        #expect(try journal.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == JournalSchema.version)
         let task = try #require(try journal.task(TaskID(1)))
         #expect(task.fileName == nil)
         #expect(task.spec.requestedName == "same.bin")

@@ -50,6 +50,20 @@ import Testing
         #expect(dialog(state)?.problem == "md5 needs 32 hex digits")
     }
 
+    @Test func splitTakesOneToSixteenConnections() {
+        // Given an add-download dialog with a URL and 20 connections asked for
+        var state = Fixtures.state()
+        openDownload(&state)
+        var effects = Fixtures.press(Fixtures.type("http://h/x") + [.tab, .tab, .tab, .tab] + Fixtures.type("20") + [.enter], in: &state)
+        // Then nothing is added and the Split field says why
+        #expect(effects.isEmpty)
+        #expect(dialog(state)?.focus == 4)
+        #expect(dialog(state)?.problem == "Split: connections from 1 to 16")
+        // When 8 are asked for, the download carries them
+        effects = Fixtures.press([.control("u")] + Fixtures.type("8") + [.enter], in: &state)
+        #expect(effects == [.perform(.addDownload(DownloadRequest(url: "http://h/x", directory: "/dl", connections: 8)))])
+    }
+
     @Test func escapeCancelsWithoutEmitting() {
         var state = Fixtures.state()
         openDownload(&state)
@@ -115,7 +129,7 @@ import Testing
         var state = Fixtures.state()
         openDownload(&state)
         Fixtures.press([.backTab], in: &state)
-        #expect(dialog(state)?.focus == 3)
+        #expect(dialog(state)?.focus == 4)
         Fixtures.press([.down], in: &state)
         #expect(dialog(state)?.focus == 0)
     }

@@ -51,6 +51,10 @@ ENDPOINTS
         range_start_offset=D  a lying server: a range request a-b is answered with
                               bytes (a+D)-(b+D) (clamped), and Content-Range says so.
         range_total=T         Content-Range total is T instead of n (also on 416).
+        range_200=1           says Accept-Ranges: bytes, yet answers every Range with the full
+                              200 (a server whose ranges work on some connections only).
+        drip_range=B&key=X    the first request carrying key X with a Range that starts past
+                              0 is sent at B bytes per second; the others at full speed.
         ignore_if_range=1     a Range is served as 206 even when If-Range does not match
                               (some servers do: the client must compare the validators).
         partial_unasked=K     a request without Range gets a 206 with bytes K..n-1 and
@@ -532,6 +536,12 @@ class Handler(BaseHTTPRequestHandler):
 
         status, start, length = 200, 0, n
         wanted = self.parse_range(self.headers.get("Range"), n)
+        if wanted is not None and q.get("range_200") == "1":
+            wanted = None
+        drip = int(q["drip"]) if q.get("drip") else None
+        if "drip_range" in q and isinstance(wanted, tuple) and wanted[0] > 0:
+            if STATE.bump("drip_range:" + q.get("key", "")) == 1:
+                drip = int(q["drip_range"])
         if wanted is not None and q.get("ignore_range") != "1":
             if_range = self.headers.get("If-Range")
             if if_range is not None and not self.if_range_matches(if_range.strip(), etag, lastmod) \
@@ -600,7 +610,7 @@ class Handler(BaseHTTPRequestHandler):
         elif faults_on and "stall_after" in q:
             cut = ("stall", int(q["stall_after"]))
         to_send = length if cut is None else min(length, cut[1])
-        self.send_pattern(start, to_send, seed, int(q["drip"]) if q.get("drip") else None)
+        self.send_pattern(start, to_send, seed, drip)
         if cut is not None and cut[1] < length:
             if cut[0] == "stall":
                 self.stall(float(q.get("stall_for", "120")))

@@ -12,7 +12,7 @@ public final class PartialFile {
     public let path: String
     private(set) var descriptor: Int32
     /// Bytes in the file.
-    public private(set) var length: Int64
+    public internal(set) var length: Int64
     /// Whether the file has no name until its commit (see `createUnnamed(standingFor:mark:)`);
     /// ``path`` is then where it will go.
     public let isUnnamed: Bool
@@ -22,6 +22,8 @@ public final class PartialFile {
     private var reserve: (UnnamedFileReserve, String)?
     /// Where write-back was last started; see ``startWriteBack()``.
     var writeBackStart: Int64 = 0
+    /// Bytes written at chosen offsets (`write(_:at:)`) since write-back last started.
+    var positionalBytesSinceWriteBack: Int64 = 0
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
     static let writeBackChunk: Int64 = 8 << 20
 

@@ -49,6 +49,12 @@ public struct Request: Sendable {
     /// The proxy; `nil` (the environment's, as curl reads `http_proxy`, `https_proxy`,
     /// `all_proxy` and `no_proxy`, never for loopback hosts) by default.
     public var proxy: ProxySettings?
+    /// Whether the request speaks HTTP/1.1 on a connection of its own, never as one HTTP/2
+    /// stream among others (a segment of a split download); `false` by default.
+    public var usesOwnConnection = false
+    /// libcurl's receive buffer for this transfer in bytes, `nil` for the session's
+    /// (``SessionConfiguration/receiveBufferSize``). `nil` by default.
+    public var receiveBufferSize: Int?
 
     public init(url: URL, method: HTTPMethod = .get, headers: HTTPHeaders = [:], body: RequestBody? = nil) {
         self.url = url

@@ -125,7 +125,8 @@ final class SessionCore: Sendable {
 
     func makeTask(kind: TransferTask.Kind, request: Request, delegate: any TaskDelegate) -> TransferTask {
         let id = nextTaskID.wrappingAdd(1, ordering: .relaxed).newValue
-        let task = TransferTask(id: id, kind: kind, request: request, session: self)
+        // A delegate that drives its own transfers (a segmented download) runs the task itself.
+        let task = TransferTask(id: id, kind: kind, request: request, session: self, driver: delegate as? any TransferDriver)
         delegates.withLock { $0[id] = delegate }
         return task
     }

@@ -12,6 +12,9 @@ public struct TransferProgress: Sendable, Equatable {
     public var expectedSentBytes: Int64?
     /// Speed of the main direction (sending for uploads, receiving otherwise) over a moving window.
     public var bytesPerSecond: Double = 0
+    /// Connections the transfer uses now, for a download split across several
+    /// (`SegmentedDownload`); `nil` (one) by default.
+    public var connections: Int?
 
     public init(receivedBytes: Int64 = 0, expectedReceivedBytes: Int64? = nil, sentBytes: Int64 = 0, expectedSentBytes: Int64? = nil, bytesPerSecond: Double = 0) {
         self.receivedBytes = receivedBytes

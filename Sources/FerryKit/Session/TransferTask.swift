@@ -54,15 +54,19 @@ public final class TransferTask: Sendable, Identifiable {
     /// The request as given.
     public let request: Request
     private let inner = Mutex(Inner())
-    private let session: SessionCore
+    let session: SessionCore
+    /// Runs the task instead of the engine when set (a segmented download drives several
+    /// transfers of its own, see `SegmentedDownload`); `nil` by default.
+    let driver: (any TransferDriver)?
     /// The unnamed files its engine made ahead (`UnnamedFileReserve`), for a download's file.
     var unnamedFiles: UnnamedFileReserve { session.engine.unnamedFiles }
 
-    init(id: Int, kind: Kind, request: Request, session: SessionCore) {
+    init(id: Int, kind: Kind, request: Request, session: SessionCore, driver: (any TransferDriver)? = nil) {
         self.id = id
         self.kind = kind
         self.request = request
         self.session = session
+        self.driver = driver
     }
 
     /// The current state.
@@ -84,7 +88,9 @@ public final class TransferTask: Sendable, Identifiable {
         }
         guard let previous else { return }
         session.hub.publish(.stateChanged(taskID: id, state: .running))
-        if previous == .created {
+        if let driver {
+            previous == .created ? driver.start(self) : driver.resume(self)
+        } else if previous == .created {
             session.start(self)
         } else {
             session.engine.submit(.resume(id))
@@ -99,7 +105,7 @@ public final class TransferTask: Sendable, Identifiable {
             return true
         }
         guard changed else { return }
-        session.engine.submit(.pause(id))
+        if let driver { driver.pause(self) } else { session.engine.submit(.pause(id)) }
         session.hub.publish(.stateChanged(taskID: id, state: .paused))
     }
 
@@ -108,6 +114,8 @@ public final class TransferTask: Sendable, Identifiable {
         let wasCreated = inner.withLock { $0.state == .created }
         if wasCreated {
             finish(.failure(.cancelled))
+        } else if let driver {
+            driver.cancel(self)
         } else {
             session.engine.submit(.cancel(id))
         }

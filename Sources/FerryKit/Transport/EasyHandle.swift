@@ -101,9 +101,9 @@ final class EasyHandle {
         set(CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime ?? c.lowSpeedTime)
         if let cap = receiveSpeedCap, cap > 0 {
             pacer = Pacer(rate: cap, now: c.clock.now())
-            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: cap, maximum: c.receiveBufferSize))
+            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: cap, maximum: request.receiveBufferSize ?? c.receiveBufferSize))
         } else {
-            set(CURLOPT_BUFFERSIZE, c.receiveBufferSize)
+            set(CURLOPT_BUFFERSIZE, request.receiveBufferSize ?? c.receiveBufferSize)
         }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
         apply(request.securityPolicy ?? c.securityPolicy)
@@ -124,6 +124,7 @@ final class EasyHandle {
             set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
             if let file = request.netrcFile { set(CURLOPT_NETRC_FILE, string: file) }
         }
+        if request.usesOwnConnection { set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
         set(CURLOPT_WRITEDATA, pointer: context)

@@ -22,6 +22,11 @@ public struct BatchDefaults: Sendable, Hashable {
     public var useContentDisposition: Bool
     /// `priority` is every entry's priority; `0` by default.
     public var priority: Int
+    /// `connections` applies to entries without `split=` or `max-connection-per-server=`
+    /// (`-x`); `nil` by default.
+    public var connections: Int?
+    /// `minSplitSize` applies to entries without `min-split-size=`; `nil` by default.
+    public var minSplitSize: Int64?
 
     /// `init(...)` makes defaults; every option is unset unless given.
     public init(

@@ -30,8 +30,7 @@ public final class BatchInputReader {
 
     /// `ignoredOptions` are aria2 options Ferry reads without applying them yet, with why.
     static let ignoredOptions: [String: String] = [
-        "split": "one connection per file", "max-connection-per-server": "one connection per file",
-        "min-split-size": "one connection per file", "retry-wait": "the engine's backoff applies",
+        "retry-wait": "the engine's backoff applies",
         "timeout": "the engine's low-speed limit applies", "connect-timeout": "the engine's applies",
         "lowest-speed-limit": "the engine's low-speed limit applies", "check-certificate": "per-task TLS settings are not stored yet",
         "ca-certificate": "per-task TLS settings are not stored yet", "certificate": "per-task TLS settings are not stored yet",
@@ -252,6 +251,10 @@ private struct PendingEntry {
     var paused: Bool?
     var limitSet = false
     var limit: Int64?
+    /// aria2's `split` and `max-connection-per-server`: the download uses the smaller.
+    var split: Int?
+    var connectionsPerServer: Int?
+    var minSplitSize: Int64?
 
     init(line: Int, urls: [TransferURL]) {
         self.line = line
@@ -314,6 +317,15 @@ private struct PendingEntry {
                 throw .input(.invalidOption(name: key, detail: "expected a number of attempts (0 for no limit)"))
             }
             retries = tries == 0 ? 1_000_000 : tries - 1
+        case "split":
+            split = try Self.connections(key, value)
+        case "max-connection-per-server":
+            connectionsPerServer = try Self.connections(key, value)
+        case "min-split-size":
+            guard let size = try TaskOptions.parseRate(value), size >= 1024 else {
+                throw .input(.invalidOption(name: key, detail: "expected a size of at least 1K, e.g. 1M or 20M"))
+            }
+            minSplitSize = size
         case "http-user":
             user = value
         case "http-passwd":
@@ -324,6 +336,14 @@ private struct PendingEntry {
             return BatchInputReader.ignoredOptions[key] ?? "not an option Ferry knows"
         }
         return nil
+    }
+
+    /// `connections(_:_:)` reads a connection count from 1 to 16.
+    private static func connections(_ key: String, _ value: String) throws(QueueError) -> Int {
+        guard let count = Int(value), TaskOptions.connectionRange.contains(count) else {
+            throw .input(.invalidOption(name: key, detail: "expected 1 to 16 connections"))
+        }
+        return count
     }
 
     /// `flag(_:_:)` reads `true` or `false`.
@@ -358,7 +378,9 @@ private struct PendingEntry {
             useContentDisposition: defaults.useContentDisposition,
             options: TaskOptions(
                 maxDownloadLimit: limitSet ? limit : defaults.maxDownloadLimit,
-                retries: retries ?? defaults.retries))
+                retries: retries ?? defaults.retries,
+                connections: [split, connectionsPerServer].compactMap { $0 }.min() ?? defaults.connections,
+                minSplitSize: minSplitSize ?? defaults.minSplitSize))
         return BatchEntry(line: line, task: NewTask(
             spec: spec, priority: defaults.priority, startsPaused: paused ?? defaults.startsPaused))
     }

@@ -317,7 +317,7 @@ enum TaskLoader {
         let id, state, checksumAlgorithm, checksumHex, uploadMethod, uploadBodyFile, destinationDir,
             requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
             position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
-            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName: Int32
+            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName, connections, minSplitSize: Int32
 
         init(_ names: [String]) throws {
             var positions: [String: Int32] = [:]
@@ -358,6 +358,8 @@ enum TaskLoader {
             finishedAt = try at("finished_at")
             reply = try at("reply")
             fileName = try at("file_name")
+            connections = try at("connections")
+            minSplitSize = try at("min_split_size")
         }
     }
 
@@ -461,7 +463,8 @@ enum TaskLoader {
             overwrite: row.bool(c.overwrite),
             checksum: checksum,
             useContentDisposition: row.bool(c.contentDisposition),
-            options: TaskOptions(maxDownloadLimit: row.optionalInt64(c.maxDownloadLimit), retries: row.optionalInt(c.retries)),
+            options: TaskOptions(maxDownloadLimit: row.optionalInt64(c.maxDownloadLimit), retries: row.optionalInt(c.retries),
+                                 connections: row.optionalInt(c.connections), minSplitSize: row.optionalInt64(c.minSplitSize)),
             upload: upload)
         return TaskRecord(
             id: TaskID(id),

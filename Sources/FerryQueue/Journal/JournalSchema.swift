@@ -37,7 +37,7 @@ import GRDB
 ///   that shares its requested name with others keeps its own name across restarts.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 4
+    static let version = 5
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
@@ -52,6 +52,7 @@ enum JournalSchema {
         migrator.registerMigration("v2", migrate: version2)
         migrator.registerMigration("v3", migrate: version3)
         migrator.registerMigration("v4", migrate: version4)
+        migrator.registerMigration("v5", migrate: version5)
         return migrator
     }
 
@@ -157,5 +158,13 @@ enum JournalSchema {
     private static func version4(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE task ADD COLUMN file_name TEXT")
         try db.execute(sql: "PRAGMA user_version = 4")
+    }
+
+    /// Version 5: how many connections a download uses and the smallest range it splits
+    /// (`NULL`: the engine's defaults).
+    private static func version5(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN connections INTEGER CHECK (connections BETWEEN 1 AND 16)")
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN min_split_size INTEGER CHECK (min_split_size > 0)")
+        try db.execute(sql: "PRAGMA user_version = 5")
     }
 }

@@ -25,6 +25,13 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     /// `ferry get`.
     public var usesUnnamedFiles = true
 
+    /// `defaultConnections` is the connections of a download whose task names none; `1` by default.
+    public var defaultConnections = 1
+
+    /// `defaultMinSplitSize` is the smallest range split of a task that names none;
+    /// `SegmentedDownload.defaultMinSplitSize` by default.
+    public var defaultMinSplitSize = SegmentedDownload.defaultMinSplitSize
+
     /// `journalIdentity` is `journal.identity()`, the first part of the tasks' `CommitMark`s;
     /// `nil` when it could not be read (every download then uses a `.part`).
     let journalIdentity: Int64?
@@ -63,10 +70,57 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         }
         let journal = self.journal
         let id = record.id
+        if let segmented = segmentedDelegate(for: record, destination: destination, policy: policy) {
+            return segmented
+        }
         return ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: record.resume.resumeData) { data in
             // Best effort: a journal that cannot be written must not stop the bytes; the next
             // checkpoint or the outcome tries again.
             try? journal.recordCheckpoint(id, ResumeRecord(data))
+        }
+    }
+
+    /// `segmentedDelegate(for:destination:policy:)` is a `SegmentedDownload` for a task
+    /// allowed several connections, or one that has ranges recorded (it was split before:
+    /// it resumes every range, with however many connections it has now); `nil` otherwise.
+    func segmentedDelegate(for record: TaskRecord, destination: DownloadDestination, policy: DownloadPolicy) -> (any TaskDelegate)? {
+        let connections = record.spec.options.connections ?? defaultConnections
+        let resume = record.resume.resumeData
+        // Only a task that has bytes on disk can have ranges recorded: no read for the others.
+        var ranges: [Segment] = []
+        if resume?.canResume == true {
+            do {
+                ranges = try journal.segments(of: record.id)
+            } catch {
+                // The ranges cannot be read: the durable offset alone would be misread as a
+                // contiguous prefix, so the download starts over (split, whatever N is).
+                return segmented(record, destination: destination, policy: policy, resume: nil, ranges: [], connections: connections)
+            }
+        }
+        guard connections > 1 || !ranges.isEmpty else { return nil }
+        return segmented(record, destination: destination, policy: policy, resume: resume, ranges: ranges, connections: connections)
+    }
+
+    /// `segmented(_:destination:policy:resume:ranges:connections:)` makes the `SegmentedDownload`
+    /// of a task, checkpointing into the journal.
+    private func segmented(_ record: TaskRecord, destination: DownloadDestination, policy: DownloadPolicy, resume: ResumeData?,
+                           ranges: [Segment], connections: Int) -> any TaskDelegate {
+        var policy = policy
+        policy.commitMark = nil
+        let journal = self.journal
+        let id = record.id
+        return SegmentedDownload(
+            destination: destination, policy: policy, resumeFrom: resume,
+            ranges: ranges.compactMap { segment in
+                segment.end.map { SegmentRange(start: segment.start, end: $0, durableOffset: segment.durableOffset) }
+            },
+            connections: connections,
+            minSplitSize: record.spec.options.minSplitSize ?? defaultMinSplitSize
+        ) { data, ranges in
+            // Best effort, as for a single stream: the next checkpoint or the outcome tries again.
+            try? journal.recordSegmentedCheckpoint(id, ResumeRecord(data), segments: ranges.map {
+                Segment(start: $0.start, end: $0.end, durableOffset: $0.durableOffset)
+            })
         }
     }
 

@@ -8,12 +8,17 @@ public struct DownloadRequest: Sendable, Hashable {
     public var name: String?
     /// `checksum` is the expected digest as lower-case `algo=hex`; `nil` when not given.
     public var checksum: String?
+    /// `connections` is how many connections the download may use (1-16); `nil` by default
+    /// (the queue's default, one).
+    public var connections: Int?
 
-    /// `init(url:directory:name:checksum:)` makes a request; the name and checksum are `nil` by default.
-    public init(url: String, directory: String, name: String? = nil, checksum: String? = nil) {
+    /// `init(url:directory:name:checksum:connections:)` makes a request; the name, checksum
+    /// and connections are `nil` by default.
+    public init(url: String, directory: String, name: String? = nil, checksum: String? = nil, connections: Int? = nil) {
         self.url = url
         self.directory = directory
         self.name = name
         self.checksum = checksum
+        self.connections = connections
     }
 }

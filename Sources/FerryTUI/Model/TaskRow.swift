@@ -40,6 +40,12 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
     public var validators: TaskValidators
     /// `reply` summarises the server's reply to an upload (status and body excerpt). `nil` by default.
     public var reply: String?
+    /// `connections` is how many connections a running download uses now; `0` by default
+    /// (not known, or not running).
+    public var connections = 0
+    /// `doneRanges` are the byte ranges of the file known to be on disk (a split download has
+    /// several), for the detail pane's map. Empty by default.
+    public var doneRanges: [Range<Int64>] = []
 
     /// `init(id:kind:name:state:...)` makes a row; only the identity, kind, name and state are required.
     public init(

@@ -264,11 +264,13 @@ public final class QueueController: TaskController {
     /// `answer(_:listing:records:)` keeps the listing and the rows made from `records`, and
     /// returns the window to post.
     private func answer(_ request: TaskViewRequest, listing: QueueListing, records: [TaskRecord]) -> [TUIEvent] {
-        state.withLock { state in
+        let segments = segmentsByTask(records)
+        return state.withLock { state in
             state.listing = listing
             state.shown.removeAll(keepingCapacity: true)
             let rows = records.map { record in
-                let row = remember(TaskRow(record: record, progress: state.live[record.id.rawValue]), in: &state)
+                let row = remember(TaskRow(record: record, progress: state.live[record.id.rawValue],
+                                           segments: segments[record.id] ?? []), in: &state)
                 state.shown[row.id] = row
                 return row
             }
@@ -300,8 +302,9 @@ public final class QueueController: TaskController {
             answer(reading: true)
             return
         }
+        let segments = segmentsByTask([record])
         let events = state.withLock { state -> [TUIEvent] in
-            let row = remember(TaskRow(record: record, progress: state.live[id.rawValue]), in: &state)
+            let row = remember(TaskRow(record: record, progress: state.live[id.rawValue], segments: segments[id] ?? []), in: &state)
             if ended { state.listing?.ended(row.id, in: row.state) }
             guard state.shown[row.id] != nil else { return [.stats(state.stats)] }
             state.shown[row.id] = row

@@ -6,7 +6,7 @@ extension TaskRow {
     /// `init(record:progress:)` shows a journal task: its name, masked URLs, sizes from the
     /// resume record (or from `progress`, the live progress of a running transfer), place in
     /// the queue, state, attempts and last error.
-    init(record: TaskRecord, progress: TransferProgress? = nil) {
+    init(record: TaskRecord, progress: TransferProgress? = nil, segments: [Segment] = []) {
         let spec = record.spec
         var total = record.resume.totalLength
         if record.state == .done, total == nil, let path = record.finalPath { total = Self.fileSize(at: path) }
@@ -32,6 +32,11 @@ extension TaskRow {
             ),
             reply: record.reply
         )
+        if !segments.isEmpty {
+            doneRanges = segments.compactMap { $0.durableOffset > $0.start ? $0.start..<$0.durableOffset : nil }
+        } else if done > 0 {
+            doneRanges = [0..<done]
+        }
         if let progress, record.state == .running { apply(progress) }
     }
 
@@ -40,6 +45,7 @@ extension TaskRow {
         bytesDone = progress.completedBytes
         if let expected = progress.expectedBytes { bytesTotal = expected }
         speed = Int64(progress.bytesPerSecond.rounded())
+        connections = progress.connections ?? 1
         eta = progress.estimatedSecondsRemaining.map { Int($0.rounded(.up)) }
     }
 

@@ -48,7 +48,8 @@ enum TaskSubmission {
             urls: [url],
             destinationDirectory: directory,
             requestedName: request.name,
-            checksum: checksum
+            checksum: checksum,
+            options: TaskOptions(connections: request.connections)
         ))
     }
 

@@ -28,6 +28,7 @@ public struct FormDialog: Sendable, Hashable {
             FormField(label: "Directory", placeholder: "default directory", text: directory),
             FormField(label: "Name", placeholder: "optional, from the URL"),
             FormField(label: "Checksum", placeholder: "optional, sha256=HEX"),
+            FormField(label: "Split", placeholder: "1 connection, up to 16 for a capped server"),
         ])
     }
 
@@ -183,11 +184,20 @@ public struct FormDialog: Sendable, Hashable {
             case .failure(let failure): return .failure(FieldProblem(failure.message, field: 3))
             }
         }
+        var connections: Int?
+        let count = fields[4].value
+        if !count.isEmpty {
+            guard let parsed = Int(count), (1...16).contains(parsed) else {
+                return .failure(FieldProblem("Split: connections from 1 to 16", field: 4))
+            }
+            connections = parsed
+        }
         return .success(.addDownload(DownloadRequest(
             url: url,
             directory: environment.expandingTilde(directory),
             name: name.isEmpty ? nil : name,
-            checksum: checksum
+            checksum: checksum,
+            connections: connections
         )))
     }
 

@@ -45,6 +45,8 @@ struct DetailView {
         }
         lines.append((task.kind == .download ? "Saving to" : "Files", task.destination, .normal))
         lines.append(("Bytes", bytesLine(task), .normal))
+        if task.state == .running, task.connections > 1 { lines.append(("Connections", String(task.connections), .normal)) }
+        if task.kind == .download, task.state != .done, let map = fileMap(task) { lines.append(("File map", map, .normal)) }
         if let error = task.lastError { lines.append(("Last error", error, .error)) }
         if task.kind == .upload, let reply = task.reply { lines.append(("Reply", reply, .normal)) }
         if let etag = task.validators.etag { lines.append(("ETag", etag, .normal)) }
@@ -66,6 +68,25 @@ struct DetailView {
             }
         }
         return text.joined(separator: "\n")
+    }
+
+    /// `mapWidth` is the cells of the file map.
+    static let mapWidth = 32
+
+    /// `fileMap(_:)` is the file in `mapWidth` cells: `█` on disk, `▒` partly (in flight while
+    /// the task runs), `·` missing; `nil` while the size is unknown or nothing is on disk.
+    static func fileMap(_ task: TaskRow) -> String? {
+        guard let total = task.bytesTotal, total > 0, !task.doneRanges.isEmpty else { return nil }
+        var cells = ""
+        for cell in 0..<Int64(mapWidth) {
+            let start = total * cell / Int64(mapWidth)
+            let end = max(start + 1, total * (cell + 1) / Int64(mapWidth))
+            let covered = task.doneRanges.reduce(Int64(0)) { sum, range in
+                sum + max(0, min(end, range.upperBound) - max(start, range.lowerBound))
+            }
+            cells += covered >= end - start ? "█" : covered > 0 ? "▒" : "·"
+        }
+        return cells
     }
 
     private static func bytesLine(_ task: TaskRow) -> String {

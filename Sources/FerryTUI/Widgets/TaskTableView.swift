@@ -72,7 +72,18 @@ struct TaskTableView {
             x += columns.percent + 1
         }
         if columns.speed > 0 {
-            let speed = running ? ByteFormatting.speed(Double(row.speed)) : ""
+            var speed = running ? ByteFormatting.speed(Double(row.speed)) : ""
+            // A split download shows its live connections: "4×1.2 MiB/s", or "4×1.2M/s" to fit.
+            if running, row.connections > 1 {
+                let full = "\(row.connections)×" + speed
+                let unit = speed.hasSuffix("iB/s") ? String(speed.dropLast(4)) + "/s" : speed
+                let compact = "\(row.connections)×" + unit.filter { $0 != " " }
+                if DisplayWidth.of(full) <= columns.speed {
+                    speed = full
+                } else if DisplayWidth.of(compact) <= columns.speed {
+                    speed = compact
+                }
+            }
             grid.put(DisplayText.fit(speed, toWidth: columns.speed, alignRight: true), x: x, y: area.y, style: base)
             x += columns.speed + 1
         }

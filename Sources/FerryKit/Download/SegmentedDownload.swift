@@ -1,0 +1,646 @@
+import Foundation
+import Synchronization
+
+/// `SegmentedDownload` fetches one file over several connections (`-x N`) into one `.part`,
+/// validated on every connection, and gives it its final name when complete.
+///
+/// It is the delegate of a task it runs itself (`TransferDriver`): each connection is a
+/// transfer of its own on the same session (so per-host limits count every connection),
+/// speaking HTTP/1.1 on a connection of its own, without compression.
+///
+/// - A fresh start sends one request without `Range`. When its reply has a length, says
+///   `Accept-Ranges: bytes` and carries a strong ETag or a Last-Modified, up to
+///   `connections - 1` more connections start, each at the middle of the largest range left
+///   (``SegmentPlan``); otherwise the first connection fetches the file alone.
+/// - Every other request asks `Range: bytes=a-b` with `If-Range`; only a 206 with exactly that
+///   Content-Range, the same total and the same validators is written (`pwrite` at its
+///   offset). A 200 with the same validators stops that connection (the download goes on
+///   with fewer; with no other connection left, it starts over on this one); a validator or
+///   total that differs means the file changed: the download starts over from zero.
+/// - A connection that ends takes half of the range that would finish last; a crawling
+///   connection whose range is too small to split is stopped and its range taken over.
+/// - Checkpoints: about every ``DownloadPolicy/checkpointInterval`` the file is synchronized,
+///   then every range's durable end goes to `checkpoint`; a resume continues every range
+///   from its own durable end, with any number of connections.
+/// - Completion: length, checksum over the whole file, `fdatasync`, final name (as
+///   ``ResumableDownloadDelegate``).
+///
+/// All mutable state is in one lock (`LockedState`); callbacks come from the engine thread (bytes,
+/// responses, ticks), the completion thread (a connection's end) and callers (pause, cancel).
+public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
+    /// `defaultMinSplitSize` is the smallest range split in two halves' worth, `1 MiB`.
+    public static let defaultMinSplitSize: Int64 = 1 << 20
+    /// `maximumConnections` is the most connections one download uses, `16`.
+    public static let maximumConnections = 16
+
+    public let destination: DownloadDestination
+    public let policy: DownloadPolicy
+    public let resumeFrom: ResumeData?
+    let ranges: [SegmentRange]
+    let connectionLimit: Int
+    let minSplitSize: Int64
+    private let clock: any MonotonicClock
+    private let checkpoint: @Sendable (ResumeData, [SegmentRange]) -> Void
+    private let state: LockedState<State>
+
+    /// Makes a download using up to `connections` connections, resuming `ranges` (recorded
+    /// with `resumeFrom`'s validators) or, without them, `resumeFrom`'s single-stream offset.
+    /// `checkpoint` receives the validators and every range's durable end after each sync.
+    public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil,
+                ranges: [SegmentRange] = [], connections: Int, minSplitSize: Int64 = defaultMinSplitSize,
+                clock: any MonotonicClock = SystemClock(),
+                checkpoint: @escaping @Sendable (ResumeData, [SegmentRange]) -> Void = { _, _ in }) {
+        self.destination = destination
+        self.policy = policy
+        self.resumeFrom = resumeFrom
+        self.ranges = ranges
+        connectionLimit = min(max(1, connections), Self.maximumConnections)
+        self.minSplitSize = max(1, minSplitSize)
+        self.clock = clock
+        self.checkpoint = checkpoint
+        state = LockedState(State(maxConnections: min(max(1, connections), Self.maximumConnections)))
+    }
+
+    // MARK: - State
+
+    enum Phase: Equatable {
+        case created, running, paused, stopping, finished
+    }
+
+    struct Connection {
+        let task: TransferTask
+        let delegate: SegmentConnection
+        let started: Double
+        var bytes: Int64 = 0
+        var accepted = false
+        /// The reply was refused (an error status, a 200 to a range): its bytes are not written.
+        var refused = false
+        var status: HTTPResponse?
+        var stoppedByUs = false
+    }
+
+    struct State {
+        var phase = Phase.created
+        var face: TransferTask?
+        var file: PartialFile?
+        var partialFilePath: String?
+        var current: ResumeData?
+        var response: HTTPResponse?
+        var plan: SegmentPlan?
+        /// The write offset of a download fetched by one connection without ranges.
+        var singleOffset: Int64?
+        var connections: [Int: Connection] = [:]
+        var nextNumber = 0
+        var maxConnections: Int
+        var lastCheckpoint: Double = 0
+        var failures = 0
+        var stopError: FerryError?
+        var lastError: FerryError?
+        var tracker = ProgressTracker()
+        /// The best speed an ended connection had, bytes per second.
+        var fastest: Double = 0
+        var errorBody = Data()
+
+        init(maxConnections: Int) {
+            self.maxConnections = maxConnections
+        }
+
+        var writtenBytes: Int64 { plan?.writtenBytes ?? singleOffset ?? 0 }
+    }
+
+    /// Work decided under the lock and done after it.
+    private struct Actions {
+        var resume: [TransferTask] = []
+        var cancel: [TransferTask] = []
+        var progress: TransferProgress?
+        var end: Result<Void, FerryError>?
+    }
+
+    // MARK: - TaskDelegate (the task itself never reaches the engine)
+
+    public var receivedBytes: Int64 { state.withLock { $0.writtenBytes } }
+    public var expectedReceivedBytes: Int64? { state.withLock { $0.current?.totalLength } }
+
+    public func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {}
+    public func task(_ task: TransferTask, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {}
+    public func task(_ task: TransferTask, didCompleteWith result: Result<HTTPResponse, FerryError>, bytesSent: Int64) -> Result<TransferResult, FerryError> {
+        result.map { TransferResult(response: $0) }
+    }
+
+    // MARK: - TransferDriver
+
+    func start(_ task: TransferTask) {
+        task.transportDidStart()
+        var actions = Actions()
+        state.withLock { state in
+            state.face = task
+            state.phase = task.state == .paused ? .paused : .running
+            state.lastCheckpoint = clock.now()
+            let path = destination.partialFilePath(for: policy.owner, resuming: resumeFrom?.canResume == true || !ranges.isEmpty)
+            state.partialFilePath = path
+            do throws(FerryError) {
+                if let resumed = resumePlan(),
+                   let file = try PartialFile.reopenKeepingBytes(atPath: path, minimumLength: resumed.pieces.map(\.durable).max() ?? 0, owner: policy.owner) {
+                    if file.length > resumed.total { try file.truncate(to: resumed.total) }
+                    state.file = file
+                    state.plan = resumed
+                    state.current = resumeFrom
+                    if resumed.isComplete, let resumeFrom {
+                        // Every range was durable before the process ended: only the commit is left.
+                        var headers = HTTPHeaders()
+                        if let etag = resumeFrom.etag { headers["ETag"] = etag }
+                        if let lastModified = resumeFrom.lastModified { headers["Last-Modified"] = lastModified }
+                        state.response = HTTPResponse(url: resumeFrom.finalURL ?? task.request.url, statusCode: 200, headers: headers)
+                        state.phase = .finished
+                        actions.end = .success(())
+                    } else {
+                        fill(&state, actions: &actions)
+                    }
+                } else {
+                    if let resumeFrom, resumeFrom.durableOffset > 0 || !ranges.isEmpty {
+                        checkpoint(ResumeData(), [])
+                    }
+                    open(&state, actions: &actions, range: nil)
+                }
+            } catch {
+                state.stopError = error
+                state.phase = .stopping
+            }
+            if state.phase == .stopping, state.connections.isEmpty { actions.end = .failure(state.stopError ?? .cancelled) }
+        }
+        perform(actions)
+    }
+
+    func pause(_ task: TransferTask) {
+        let tasks = state.withLock { state -> [TransferTask] in
+            guard state.phase == .running else { return [] }
+            state.phase = .paused
+            return state.connections.values.map(\.task)
+        }
+        for task in tasks { task.pause() }
+    }
+
+    func resume(_ task: TransferTask) {
+        var actions = Actions()
+        state.withLock { state in
+            guard state.phase == .paused else { return }
+            state.phase = .running
+            actions.resume = state.connections.values.map(\.task)
+            fill(&state, actions: &actions)
+        }
+        perform(actions)
+    }
+
+    func cancel(_ task: TransferTask) {
+        var actions = Actions()
+        state.withLock { state in
+            guard state.phase != .finished else { return }
+            stop(&state, because: .cancelled, actions: &actions)
+        }
+        perform(actions)
+    }
+
+    // MARK: - Connections (engine thread)
+
+    func connection(_ connection: SegmentConnection, didReceive response: HTTPResponse) throws(FerryError) {
+        var actions = Actions()
+        let result = state.withLock { state -> Result<Void, FerryError> in
+            guard state.phase == .running || state.phase == .paused, state.connections[connection.number] != nil else {
+                return .failure(.cancelled)
+            }
+            do throws(FerryError) {
+                try accept(response, on: connection, state: &state, actions: &actions)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        perform(actions)
+        try result.get()
+    }
+
+    func connection(_ connection: SegmentConnection, didReceive bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        var actions = Actions()
+        let result = state.withLock { state -> Result<Void, FerryError> in
+            guard var entry = state.connections[connection.number], state.phase != .stopping, state.phase != .finished else {
+                return .failure(.cancelled)
+            }
+            guard entry.accepted, let file = state.file else {
+                if entry.refused, state.errorBody.count < DownloadTaskDelegate.errorBodyLimit {
+                    state.errorBody.append(contentsOf: bytes.prefix(DownloadTaskDelegate.errorBodyLimit - state.errorBody.count))
+                }
+                return .success(())
+            }
+            do throws(FerryError) {
+                var done = false
+                if let offset = state.singleOffset {
+                    try file.write(bytes, at: offset)
+                    state.singleOffset = offset + Int64(bytes.count)
+                    entry.bytes += Int64(bytes.count)
+                } else if state.plan != nil, let index = state.plan?.index(of: connection.number), let piece = state.plan?[index] {
+                    let count = min(Int64(bytes.count), piece.remaining)
+                    if count > 0 {
+                        try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<Int(count)]), at: piece.next)
+                        state.plan?.advance(index, by: count)
+                        entry.bytes += count
+                    }
+                    done = count < Int64(bytes.count)
+                } else {
+                    done = true
+                }
+                if done { entry.stoppedByUs = true }
+                state.connections[connection.number] = entry
+                try checkpointIfDue(&state)
+                actions.progress = progress(&state, force: false)
+                return done ? .failure(.cancelled) : .success(())
+            } catch {
+                state.connections[connection.number] = entry
+                stop(&state, because: error, actions: &actions)
+                return .failure(error)
+            }
+        }
+        perform(actions)
+        try result.get()
+    }
+
+    /// Checkpoints when the interval passed while no bytes arrived.
+    func tick() {
+        var actions = Actions()
+        state.withLock { state in
+            guard state.phase == .running || state.phase == .paused else { return }
+            do throws(FerryError) {
+                try checkpointIfDue(&state)
+            } catch {
+                stop(&state, because: error, actions: &actions)
+            }
+            takeOverCrawling(&state, actions: &actions)
+        }
+        perform(actions)
+    }
+
+    /// A connection's transfer ended (any thread).
+    private func connectionEnded(_ number: Int, outcome: Result<TransferResult, FerryError>) {
+        var actions = Actions()
+        state.withLock { state in
+            guard let entry = state.connections.removeValue(forKey: number) else { return }
+            state.plan?.release(number)
+            if state.phase == .stopping || state.phase == .finished {
+                if state.connections.isEmpty, state.phase == .stopping { actions.end = .failure(state.stopError ?? .cancelled) }
+                return
+            }
+            if state.singleOffset != nil {
+                // The one connection of a download without ranges: its outcome is the download's.
+                switch outcome {
+                case .success:
+                    if let total = state.current?.totalLength, total != state.singleOffset {
+                        let received = state.singleOffset ?? 0
+                        stop(&state, because: received < total ? .integrity(.truncated(expected: total, received: received)) : .integrity(.lengthMismatch(expected: total, actual: received)), actions: &actions)
+                    } else if entry.accepted {
+                        state.phase = .finished
+                        actions.end = .success(())
+                    } else {
+                        stop(&state, because: refusal(of: entry, state: &state), actions: &actions)
+                    }
+                case .failure(let error):
+                    stop(&state, because: entry.status != nil && !entry.accepted ? refusal(of: entry, state: &state) : error, actions: &actions)
+                }
+                return
+            }
+            let elapsed = clock.now() - entry.started
+            state.fastest = max(state.fastest, Double(entry.bytes) / max(elapsed, 0.05))
+            var failure: FerryError?
+            if entry.refused {
+                failure = refusal(of: entry, state: &state)
+            } else if case .failure(let error) = outcome, !entry.stoppedByUs {
+                failure = error
+            }
+            if let reason = failure {
+                state.lastError = reason
+                if entry.status != nil {
+                    // The server refused this connection (a 503, a 200 to a range): it allows fewer.
+                    state.maxConnections = max(1, state.connections.count)
+                } else if entry.bytes == 0 {
+                    state.failures += 1
+                }
+                let gaveUp = entry.status != nil ? state.connections.isEmpty : (!reason.isTransient || state.failures > 2 * connectionLimit)
+                if gaveUp {
+                    stop(&state, because: reason, actions: &actions)
+                    return
+                }
+            }
+            if state.plan?.isComplete == true {
+                if state.connections.isEmpty {
+                    state.phase = .finished
+                    actions.end = .success(())
+                }
+                return
+            }
+            if state.phase == .running { fill(&state, actions: &actions) }
+            if state.connections.isEmpty, state.phase == .running {
+                stop(&state, because: state.lastError ?? .transport(.connectionDropped("no connection could continue the download")), actions: &actions)
+            }
+        }
+        perform(actions)
+    }
+
+    // MARK: - Under the lock
+
+    /// `resumePlan()` is the plan of recorded ranges, or of a single stream's durable prefix.
+    private func resumePlan() -> SegmentPlan? {
+        guard let resumeFrom, resumeFrom.ifRange != nil, let total = resumeFrom.totalLength, total > 0 else { return nil }
+        if !ranges.isEmpty { return SegmentPlan(total: total, minSplitSize: minSplitSize, ranges: ranges) }
+        guard resumeFrom.durableOffset > 0, resumeFrom.durableOffset <= total else { return nil }
+        return SegmentPlan(total: total, minSplitSize: minSplitSize,
+                           ranges: [SegmentRange(start: 0, end: total, durableOffset: resumeFrom.durableOffset)])
+    }
+
+    /// Starts connections while fewer than allowed run and some range is left to take.
+    private func fill(_ state: inout State, actions: inout Actions) {
+        guard state.phase == .running, state.plan != nil else { return }
+        while state.connections.count < state.maxConnections {
+            let number = state.nextNumber
+            let speeds = establishedSpeeds(state)
+            // A connection younger than the grace has no speed yet: it counts as the others' mean.
+            let mean = speeds.isEmpty ? 1 : speeds.values.reduce(0, +) / Double(speeds.count)
+            guard let index = state.plan?.claim(for: number, finishEstimate: { piece in
+                Double(piece.remaining) / max(1, piece.owner.flatMap { speeds[$0] } ?? mean)
+            }), let piece = state.plan?[index] else { return }
+            open(&state, actions: &actions, range: (piece.next, piece.end - 1))
+        }
+    }
+
+    /// `establishedSpeeds(_:)` are the speeds of the connections older than two seconds.
+    private func establishedSpeeds(_ state: State) -> [Int: Double] {
+        let now = clock.now()
+        return state.connections.filter { now - $0.value.started >= 2 }.mapValues { Double($0.bytes) / (now - $0.started) }
+    }
+
+    /// Stops a crawling connection whose range is too small to split once another could take
+    /// it: below a third of the others' mean speed after five seconds.
+    private func takeOverCrawling(_ state: inout State, actions: inout Actions) {
+        guard state.phase == .running, let plan = state.plan, state.connections.count < state.maxConnections,
+              state.connections.count >= 1 else { return }
+        let now = clock.now()
+        let speeds = state.connections.mapValues { Double($0.bytes) / max(0.5, now - $0.started) }
+        let mean = max(speeds.values.reduce(0, +) / Double(speeds.count), state.fastest)
+        for (number, entry) in state.connections where now - entry.started > 5 && !entry.stoppedByUs {
+            guard let index = plan.index(of: number), plan[index].remaining > 0,
+                  plan[index].remaining < 2 * minSplitSize, (speeds[number] ?? 0) < mean / 3 else { continue }
+            state.connections[number]?.stoppedByUs = true
+            state.plan?.release(number)
+            let takeover = state.nextNumber
+            let newIndex = state.plan?.takeOver(index, by: takeover) ?? index
+            if let piece = state.plan?[newIndex] {
+                actions.cancel.append(entry.task)
+                open(&state, actions: &actions, range: (piece.next, piece.end - 1))
+            }
+            return
+        }
+    }
+
+    /// Makes a connection for `range` (`nil`: the first request, without `Range`).
+    private func open(_ state: inout State, actions: inout Actions, range: (Int64, Int64)?) {
+        guard let face = state.face else { return }
+        let number = state.nextNumber
+        state.nextNumber += 1
+        var request = face.request
+        if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
+        request.usesOwnConnection = true
+        // The connections share about 2 MiB of receive buffers (512 KiB each up to 4).
+        request.receiveBufferSize = min(face.session.configuration.receiveBufferSize,
+                                        max(64 << 10, (2 << 20) / connectionLimit))
+        // The task's speed cap is shared: each connection gets its part of it.
+        if let cap = face.request.maximumReceiveSpeed, cap > 0 {
+            request.maximumReceiveSpeed = max(1, cap / Int64(connectionLimit))
+        }
+        request.headers.remove(name: "Accept-Encoding")
+        // Every connection's bytes are the file's own at their offsets: never an encoding of it.
+        request.acceptsCompression = false
+        request.headers.remove(name: "Range")
+        request.headers.remove(name: "If-Range")
+        let delegate = SegmentConnection(number: number, range: range, ifRange: range == nil ? nil : state.current?.ifRange, download: self)
+        let task = face.session.makeTask(kind: .download, request: request, delegate: delegate)
+        state.connections[number] = Connection(task: task, delegate: delegate, started: clock.now())
+        task.onFinish { [weak self] outcome in
+            self?.connectionEnded(number, outcome: outcome)
+        }
+        actions.resume.append(task)
+    }
+
+    /// Checks a reply and decides what its bytes are for.
+    private func accept(_ response: HTTPResponse, on connection: SegmentConnection, state: inout State, actions: inout Actions) throws(FerryError) {
+        let number = connection.number
+        let contentLength = response.isSuccess ? try ResumableDownloadDelegate.contentLength(of: response) : nil
+        guard let range = connection.range else {
+            // The first request of a fresh start.
+            guard response.isSuccess else {
+                state.connections[number]?.refused = true
+                state.connections[number]?.status = response
+                return
+            }
+            let total = response.statusCode == 206 ? try ResumableDownloadDelegate.wholeRangeTotal(of: response) : contentLength
+            let fresh = ResumeData(response: response, totalLength: total, durableOffset: 0)
+            guard let path = state.partialFilePath else { throw .cancelled }
+            state.file = try PartialFile.create(atPath: path, owner: policy.owner)
+            state.current = fresh
+            state.response = response
+            state.connections[number]?.accepted = true
+            let ranges = response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true
+            if let total, total > 0, ranges, fresh.ifRange != nil, connectionLimit > 1, total >= 2 * minSplitSize {
+                var plan = SegmentPlan(total: total, minSplitSize: minSplitSize)
+                _ = plan.claim(for: number) { _ in 0 }
+                state.plan = plan
+                fill(&state, actions: &actions)
+            } else {
+                state.singleOffset = 0
+            }
+            return
+        }
+        guard let current = state.current, let total = current.totalLength else { throw .cancelled }
+        let header = response.headers["Content-Range"] ?? ""
+        switch response.statusCode {
+        case 206:
+            if let changed = ResumableDownloadDelegate.changedValidator(of: response, comparedWith: current) {
+                try startOver(&state, because: changed, actions: &actions)
+            }
+            guard case .bytes(let first, let last, let replyTotal?)? = ContentRange(parsing: header), replyTotal == total else {
+                if case .bytes(_, _, let other?)? = ContentRange(parsing: header), other != total {
+                    try startOver(&state, because: "length \(other), was \(total)", actions: &actions)
+                }
+                throw .integrity(.resumeRejected("asked for bytes \(range.first)-\(range.last) of \(total), the server sent \"\(header.printable)\""))
+            }
+            guard first == range.first, last == range.last, contentLength.map({ $0 == last - first + 1 }) ?? true else {
+                throw .integrity(.resumeRejected("asked for bytes \(range.first)-\(range.last) of \(total), the server sent \"\(header.printable)\""))
+            }
+            state.connections[number]?.accepted = true
+            if state.response == nil { state.response = response }
+        case 200..<300:
+            if let changed = ResumableDownloadDelegate.changedValidator(of: response, comparedWith: current) {
+                try startOver(&state, because: changed, actions: &actions)
+            }
+            if let contentLength, contentLength != total {
+                try startOver(&state, because: "length \(contentLength), was \(total)", actions: &actions)
+            }
+            if state.connections.count == 1 {
+                // No range after all and nobody else: this connection fetches the file from zero.
+                checkpoint(ResumeData(), [])
+                try state.file?.truncate(to: 0)
+                state.plan = nil
+                state.singleOffset = 0
+                state.response = response
+                state.connections[number]?.accepted = true
+            } else {
+                state.connections[number]?.refused = true
+                state.connections[number]?.status = response
+                state.maxConnections = max(1, state.connections.count - 1)
+                throw .integrity(.resumeRejected("the server answered \(response.statusCode) to a range request; going on with fewer connections"))
+            }
+        case 416:
+            if case .unsatisfied(let other)? = ContentRange(parsing: header), other != total {
+                try startOver(&state, because: "length \(other), was \(total)", actions: &actions)
+            }
+            state.connections[number]?.refused = true
+            state.connections[number]?.status = response
+        default:
+            state.connections[number]?.refused = true
+            state.connections[number]?.status = response
+        }
+    }
+
+    /// The error of a connection whose reply was refused.
+    private func refusal(of entry: Connection, state: inout State) -> FerryError {
+        guard let response = entry.status else { return .transport(.connectionDropped("the connection ended early")) }
+        if response.isSuccess {
+            return .integrity(.resumeRejected("the server answered \(response.statusCode) to a range request"))
+        }
+        return .validation(.unacceptableStatus(response.statusCode, reason: response.reasonPhrase, url: URLMasking.mask(response.url), body: state.errorBody))
+    }
+
+    /// The file changed on the server: forget every byte (the journal first), stop every
+    /// connection, and end asking for a fresh start.
+    private func startOver(_ state: inout State, because why: String, actions: inout Actions) throws(FerryError) -> Never {
+        checkpoint(ResumeData(), [])
+        state.plan = nil
+        state.current = nil
+        let error = FerryError.integrity(.changedOnServer(why))
+        stop(&state, because: error, actions: &actions)
+        throw error
+    }
+
+    /// Stops every connection; the download ends with `error` once they all ended.
+    private func stop(_ state: inout State, because error: FerryError, actions: inout Actions) {
+        guard state.phase != .stopping, state.phase != .finished else { return }
+        state.phase = .stopping
+        state.stopError = error
+        for (number, entry) in state.connections {
+            state.connections[number]?.stoppedByUs = true
+            actions.cancel.append(entry.task)
+        }
+        if state.connections.isEmpty { actions.end = .failure(error) }
+    }
+
+    private func checkpointIfDue(_ state: inout State) throws(FerryError) {
+        guard let interval = policy.effectiveCheckpointInterval else { return }
+        let now = clock.now()
+        guard now - state.lastCheckpoint >= interval else { return }
+        state.lastCheckpoint = now
+        try checkpointNow(&state)
+    }
+
+    /// Synchronizes the file, then records every range's durable end.
+    private func checkpointNow(_ state: inout State) throws(FerryError) {
+        guard let file = state.file, var data = state.current else { return }
+        if let plan = state.plan {
+            guard plan.writtenBytes > plan.durableBytes else { return }
+            try file.synchronize()
+            state.plan?.markDurable()
+            data.durableOffset = state.plan?.durableBytes ?? 0
+            checkpoint(data, state.plan?.ranges ?? [])
+        } else if let offset = state.singleOffset, offset > 0, data.totalLength != nil {
+            try file.synchronize()
+            data.durableOffset = offset
+            checkpoint(data, [])
+        }
+    }
+
+    private func progress(_ state: inout State, force: Bool) -> TransferProgress? {
+        var snapshot = state.tracker.update(received: state.writtenBytes, expectedReceived: state.current?.totalLength, sent: 0,
+                                            expectedSent: nil, now: clock.now(), force: force)
+        snapshot?.connections = state.phase == .finished ? 0 : state.connections.count
+        return snapshot
+    }
+
+    // MARK: - After the lock
+
+    private func perform(_ actions: Actions) {
+        for task in actions.cancel { task.cancel() }
+        for task in actions.resume { task.resume() }
+        let face = state.withLock { $0.face }
+        if let progress = actions.progress { face?.publish(progress: progress) }
+        if let end = actions.end, let face {
+            // The commit (hashing, sync, rename) runs off the engine and completion threads.
+            DispatchQueue.global().async { [self] in
+                finish(face, end)
+            }
+        }
+    }
+
+    /// Ends the download: commits the file, or keeps what is durable and reports the error.
+    private func finish(_ face: TransferTask, _ end: Result<Void, FerryError>) {
+        let outcome = state.withLock { state -> Result<TransferResult, FerryError> in
+            state.phase = .finished
+            if let snapshot = progress(&state, force: true) { face.publish(progress: snapshot) }
+            do throws(FerryError) {
+                try end.get()
+                return .success(try commit(&state))
+            } catch {
+                if let file = state.file {
+                    if policy.keepsPartialFile, !file.isUnnamed, state.current != nil {
+                        try? checkpointNow(&state)
+                        file.close()
+                    } else {
+                        file.discard()
+                        checkpoint(ResumeData(), [])
+                    }
+                    state.file = nil
+                }
+                return .failure(error)
+            }
+        }
+        face.transportDidEnd()
+        face.finish(outcome)
+    }
+
+    private func commit(_ state: inout State) throws(FerryError) -> TransferResult {
+        guard let file = state.file, let response = state.response else {
+            throw .file(.io(path: state.partialFilePath ?? destination.fileName, errno: EBADF, operation: "write"))
+        }
+        let length = state.singleOffset ?? state.plan?.total ?? file.length
+        if let total = state.current?.totalLength, length != total || file.length != total {
+            throw file.length < total ? .integrity(.truncated(expected: total, received: file.length)) : .integrity(.lengthMismatch(expected: total, actual: file.length))
+        }
+        if let expected = policy.expectedChecksum {
+            var hasher = ChecksumHasher(algorithm: expected.algorithm)
+            try file.readPrefix(length) { hasher.update($0) }
+            let actual = hasher.finalizeHex()
+            if actual != expected.hex {
+                file.discard()
+                state.file = nil
+                checkpoint(ResumeData(), [])
+                throw .integrity(.checksumMismatch(algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual))
+            }
+        }
+        try file.synchronize()
+        let keepsPartialName = policy.keepsPartialNameAfterCommit && !file.isUnnamed
+        var final = destination
+        if policy.usesContentDisposition, let name = response.headers["Content-Disposition"].flatMap(ContentDisposition.init(parsing:))?.safeFileName {
+            final.fileName = name
+        }
+        let url = try file.commit(to: final, keepingPartialName: keepsPartialName)
+        state.file = nil
+        var result = TransferResult(response: response, fileURL: url, bytesReceived: length)
+        result.partialNameKept = keepsPartialName
+        if keepsPartialName { result.partialFilePath = state.partialFilePath }
+        return result
+    }
+}

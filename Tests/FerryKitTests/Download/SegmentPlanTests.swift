@@ -1,0 +1,79 @@
+import Testing
+@testable import FerryKit
+
+/// `SegmentPlan`: how a split download hands out ranges, without a server.
+@Suite struct SegmentPlanTests {
+    private static let mib: Int64 = 1 << 20
+
+    @Test func newConnectionsStartAtTheMiddleOfTheLargestRangeLeft() {
+        // Given 16 MiB fetched by connection 0 from the start.
+        var plan = SegmentPlan(total: 16 * Self.mib, minSplitSize: Self.mib)
+        #expect(plan.claim(for: 0) { _ in 0 } == 0)
+
+        // When three more connections come.
+        var starts: [Int64?] = []
+        for owner in 1...3 {
+            let index = plan.claim(for: owner) { Double($0.remaining) }
+            starts.append(index.map { plan[$0].start })
+        }
+
+        // Then each took the second half of the largest range: 8, then 4 (the first of two
+        // equal halves), then 12 MiB.
+        #expect(starts == [8, 4, 12].map { $0 * Self.mib })
+        #expect(plan.pieces.map(\.start) == [0, 4, 8, 12].map { $0 * Self.mib })
+        #expect(plan.pieces.map(\.end) == [4, 8, 12, 16].map { $0 * Self.mib })
+        #expect(Set(plan.pieces.compactMap(\.owner)) == [0, 1, 2, 3])
+    }
+
+    @Test func theSlowestConnectionsRangeIsSplitWhenSpeedsDiffer() {
+        var plan = SegmentPlan(total: 16 * Self.mib, minSplitSize: Self.mib)
+        _ = plan.claim(for: 0) { _ in 0 }
+        _ = plan.claim(for: 1) { Double($0.remaining) }
+        // Given connection 0 (first half) fast and connection 1 (second half) crawling.
+        let speeds: [Int: Double] = [0: 10_000_000, 1: 1_000]
+
+        // When a third connection comes.
+        let index = plan.claim(for: 2) { Double($0.remaining) / speeds[$0.owner ?? -1, default: 1] }
+
+        // Then it took the second half of the crawling connection's range.
+        #expect(index.map { plan[$0].start } == 12 * Self.mib)
+        #expect(plan.pieces.first { $0.owner == 1 }?.end == 12 * Self.mib)
+    }
+
+    @Test func noRangeBelowTwiceTheMinimumIsSplit() {
+        var plan = SegmentPlan(total: 3 * Self.mib, minSplitSize: 2 * Self.mib)
+        _ = plan.claim(for: 0) { _ in 0 }
+        #expect(plan.claim(for: 1) { Double($0.remaining) } == nil)
+        #expect(plan.pieces.count == 1)
+    }
+
+    @Test func recordedRangesResumeFromTheirDurableEnds() throws {
+        // Given ranges recorded by a download with another number of connections.
+        let plan = try #require(SegmentPlan(total: 300, minSplitSize: 10, ranges: [
+            SegmentRange(start: 100, end: 200, durableOffset: 150),
+            SegmentRange(start: 0, end: 100, durableOffset: 100),
+            SegmentRange(start: 200, end: 300, durableOffset: 200),
+        ]))
+        // Then each piece goes on where it was durable, and a complete one is not fetched.
+        #expect(plan.pieces.map(\.next) == [100, 150, 200])
+        #expect(plan.writtenBytes == 150)
+        #expect(!plan.isComplete)
+        // And ranges with a gap or past the total are refused.
+        #expect(SegmentPlan(total: 300, minSplitSize: 10, ranges: [SegmentRange(start: 0, end: 100, durableOffset: 0),
+                                                                     SegmentRange(start: 150, end: 300, durableOffset: 150)]) == nil)
+        #expect(SegmentPlan(total: 300, minSplitSize: 10, ranges: [SegmentRange(start: 0, end: 400, durableOffset: 0)]) == nil)
+    }
+
+    @Test func aCrawlingRangeIsTakenOverFromWhereItIs() {
+        var plan = SegmentPlan(total: 1000, minSplitSize: 600)
+        _ = plan.claim(for: 0) { _ in 0 }
+        plan.advance(0, by: 300)
+        let index = plan.takeOver(0, by: 1)
+        #expect(plan[index].start == 300 && plan[index].owner == 1)
+        #expect(plan[0].end == 300 && plan[0].owner == nil)
+        plan.advance(index, by: 700)
+        #expect(plan.isComplete)
+        plan.markDurable()
+        #expect(plan.ranges == [SegmentRange(start: 0, end: 1000, durableOffset: 1000)])
+    }
+}

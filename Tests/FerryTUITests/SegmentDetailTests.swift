@@ -1,0 +1,43 @@
+import Testing
+@testable import FerryTUI
+
+/// A split download in the front end: its live connections in the table and in the details,
+/// and a map of the file (on disk, partly, missing).
+@Suite struct SegmentDetailTests {
+    private func row() -> TaskRow {
+        var row = TaskRow(id: 5, kind: .download, name: "big.iso", state: .running, bytesDone: 48, bytesTotal: 64,
+                          speed: 1_048_576, eta: 1, urls: ["http://example.com/big.iso"], destination: "/dl/big.iso")
+        row.connections = 4
+        // 0..<24 and 32..<56 on disk; 24..<32 and 56..<64 missing (a 32-cell map: 2 bytes a cell).
+        row.doneRanges = [0..<24, 32..<55]
+        return row
+    }
+
+    @Test func theDetailsShowConnectionsAndAMapOfTheFile() {
+        let lines = DetailView.lines(for: row())
+        #expect(lines.first { $0.label == "Connections" }?.value == "4")
+        #expect(lines.first { $0.label == "File map" }?.value
+                == String(repeating: "█", count: 12) + "····" + String(repeating: "█", count: 11) + "▒" + "····")
+    }
+
+    @Test func aSingleStreamOrAnUnknownSizeHasNoMapOrCount() {
+        var single = row()
+        single.connections = 1
+        single.bytesTotal = nil
+        let lines = DetailView.lines(for: single)
+        #expect(!lines.contains { $0.label == "Connections" || $0.label == "File map" })
+    }
+
+    @Test func theTableShowsTheConnectionsBeforeTheSpeed() {
+        var grid = Grid(size: Size(width: 80, height: 3))
+        TaskTableView(source: OneRow(row: row()), selectedIndex: 0, scrollTop: 0, tick: 0, caption: "", emptyNote: "")
+            .render(into: &grid, header: grid.bounds.row(0), body: Rect(x: 0, y: 1, width: 80, height: 2))
+        #expect(grid.lines()[1].contains(" 4×1.0M/s "), "\(grid.lines())")
+    }
+}
+
+private struct OneRow: TaskRowSource {
+    let row: TaskRow
+    var rowCount: Int { 1 }
+    func row(at index: Int) -> TaskRow? { index == 0 ? row : nil }
+}
