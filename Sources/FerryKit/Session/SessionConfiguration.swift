@@ -40,6 +40,9 @@ public struct SessionConfiguration: Sendable {
     /// The most transfers the session runs at once to one host (``HostKey``), waiting as for
     /// ``maximumActiveTransfers``. `nil` (no limit) by default.
     public var maximumActiveTransfersPerHost: Int?
+    /// Speed budgets shared by all the session's transfers, none by default; a running
+    /// session's change with `SessionManager.setOverallLimits(_:)`.
+    public var overallLimits = OverallLimits()
     /// The clock used for speed and ETA, the system's monotonic clock by default.
     public var clock: any MonotonicClock = SystemClock()
 
