@@ -93,6 +93,7 @@ struct DaemonCommand: AsyncParsableCommand {
                                                    maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(environment)
+        try limits.bandwidth.record(on: journal)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)

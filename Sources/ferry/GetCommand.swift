@@ -131,6 +131,7 @@ struct GetCommand: AsyncParsableCommand {
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
+        try options.limits.bandwidth.record(on: journal.journal)
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
         HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")

@@ -62,6 +62,7 @@ struct ResumeCommand: AsyncParsableCommand {
                                                    maximumPerHost: limits.maxPerHost)
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(ProcessInfo.processInfo.environment)
+        try limits.bandwidth.record(on: journal)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)

@@ -130,7 +130,10 @@ public actor Scheduler {
         var sessionConfiguration = SessionConfiguration()
         sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
+        let overall = (try? journal.overallLimits()) ?? OverallLimits()
+        sessionConfiguration.overallLimits = overall
         let main = session ?? SessionManager(configuration: sessionConfiguration)
+        if session != nil, main.overallLimits != overall { main.requestOverallLimits(overall) }
         mainLane = SessionLane(session: main, ownsSession: session == nil, hub: hub)
         stagesTransfers = main.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
             && main.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
