@@ -74,6 +74,16 @@ import Testing
         let options = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
         #expect(options["max-overall-download-limit"] as? String == String(768 << 10))
         #expect(options["max-overall-upload-limit"] as? String == String(300 << 10))
+
+        // And the terminal UI's methods carry it both ways.
+        let set = try #require(try daemon.result("ferry.setLimits", [["overallLimit": 1 << 20]]) as? [String: Any])
+        #expect((set["overallLimit"] as? NSNumber)?.int64Value == 1 << 20)
+        let activity = try #require(try daemon.result("ferry.activity") as? [String: Any])
+        let limits = try #require(activity["limits"] as? [String: Any])
+        #expect((limits["overallLimit"] as? NSNumber)?.int64Value == 1 << 20)
+        #expect(try runFerry(["limit"], stateDirectory: state.url).stdout.hasPrefix("download: 1 MiB/s\n"))
+        let negative = try daemon.call("ferry.setLimits", [["overallLimit": -5]])
+        #expect(negative["error"] != nil)
     }
 
     @Test func ferryLimitChangesTheRateOfARunningDaemonWithinASecond() throws {

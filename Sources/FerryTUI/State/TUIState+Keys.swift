@@ -4,6 +4,7 @@ extension TUIState {
         switch mode {
         case .list: return handleList(key)
         case .filter(let editor): return handleFilter(key, editor: editor)
+        case .limitPrompt(let editor): return handleLimitPrompt(key, editor: editor)
         case .form(let dialog): return handleForm(key, dialog: dialog)
         case .confirmRemove(let question): return handleConfirm(key, question: question)
         case .confirmPurge(let question): return handlePurge(key, question: question)
@@ -28,6 +29,9 @@ extension TUIState {
             editor.insert(FormDialog.pastedLines(text).joined(separator: " "))
             setMode(.filter(editor))
             setFilter(editor.text)
+        case .limitPrompt(var editor):
+            editor.insert(FormDialog.pastedLines(text).joined())
+            setMode(.limitPrompt(editor))
         case .form(var dialog):
             dialog.paste(text)
             setMode(.form(dialog))
@@ -78,6 +82,15 @@ extension TUIState {
         case .quit:
             finish()
             return [.perform(.quit), .quit]
+        case .fasterOverall: return changeOverallLimit(up: true)
+        case .slowerOverall: return changeOverallLimit(up: false)
+        case .typeOverallLimit:
+            guard let limits = stats.limits else {
+                setMessage(StatusMessage("The engine has not told its limits yet"))
+                return []
+            }
+            setMode(.limitPrompt(LineEditor(limits.overallDownload.map(TransferLimits.rateText) ?? "")))
+            return []
         case .moreAtOnce: return changeLimits(concurrent: 1, perHost: 0)
         case .fewerAtOnce: return changeLimits(concurrent: -1, perHost: 0)
         case .morePerHost: return changeLimits(concurrent: 0, perHost: 1)
