@@ -49,7 +49,8 @@ public enum FrontEndMethods {
         let overall = await call.engine.scheduler.overallLimits
         let limits: JSONValue = ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)),
                                  "maxPerHost": .integer(Int64(configuration.maximumPerHost)),
-                                 "overallLimit": .integer(overall.download ?? 0)]
+                                 "overallLimit": .integer(overall.download ?? 0),
+                                 "offline": .bool(await call.engine.scheduler.isWaitingForNetwork)]
         return ["next": .integer(page.next), "reset": .bool(page.reset), "events": .array(events), "progress": .array(progress),
                 "limits": limits]
     }

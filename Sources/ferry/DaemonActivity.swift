@@ -119,8 +119,9 @@ final class DaemonActivity: TransferActivity {
             next = number
             if let told = object["limits"]?.objectValue, let concurrent = told["maxConcurrent"]?.integerValue,
                let perHost = told["maxPerHost"]?.integerValue {
-                let current = TransferLimits(maximumConcurrent: Int(concurrent), maximumPerHost: Int(perHost),
+                var current = TransferLimits(maximumConcurrent: Int(concurrent), maximumPerHost: Int(perHost),
                                              overallDownload: told["overallLimit"]?.integerValue)
+                current.offline = told["offline"] == .bool(true)
                 if current != limits {
                     limits = current
                     events.append(.limits(current))

@@ -99,6 +99,8 @@ struct DaemonCommand: AsyncParsableCommand {
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
+        let network = await NetworkWatch.start(for: scheduler, environment: environment)
+        defer { network?.stop() }
         let running = await scheduler.startRunning()
         let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
         let socketPath = stateDirectory.controlSocketPath

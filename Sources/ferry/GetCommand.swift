@@ -144,6 +144,8 @@ struct GetCommand: AsyncParsableCommand {
             guard interruption.record(signal) else { return }
             Task { await scheduler.pause(ids) }
         }
+        let network = await NetworkWatch.start(for: scheduler, environment: environment)
+        defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
         scheduler.finishEvents()

@@ -42,13 +42,16 @@ struct ListCommand: AsyncParsableCommand {
         let live = try await ListedProgress.live(from: stateOptions)
         let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
+        let offline = (try? journal.networkOffline()) ?? false
         var out = OutputBuffer()
         let table = !json && Console.stdoutIsTerminal
+        if offline && !json { Console.error("the engine waits for the network (no route); queued tasks start when it returns") }
         if table { out.append(line: ListCommand.header) }
         do {
             try journal.forEachTask(in: states) { record in
                 let progress = ListedProgress(record: record, live: live[record.id])
-                out.append(line: json ? ListCommand.jsonLine(record, progress)
+                let waits = offline && (record.state == .queued || record.state == .running)
+                out.append(line: json ? ListCommand.jsonLine(record, progress, waitingForNetwork: waits)
                                       : ListCommand.textLine(record, progress, separator: table ? nil : "\t"))
             }
         } catch let error as QueueError {
@@ -59,7 +62,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// `jsonLine(_:_:)` is one task as a JSON object; URLs and secret headers are masked.
-    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress) -> String {
+    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, waitingForNetwork: Bool = false) -> String {
         var line = JSONLine()
         line.add("id", record.id.rawValue)
         line.add("state", record.state.rawValue)
@@ -79,6 +82,7 @@ struct ListCommand: AsyncParsableCommand {
         line.add("eta", progress.secondsLeft.map { Int64($0.rounded(.up)) })
         line.add("headers", strings: record.spec.headers.map(\.masked))
         line.add("checksum", record.spec.checksum?.description)
+        if waitingForNetwork { line.add("waiting", "network") }
         return line.line
     }
 

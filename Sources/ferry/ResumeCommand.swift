@@ -75,6 +75,8 @@ struct ResumeCommand: AsyncParsableCommand {
                 Foundation.exit(130)
             }
         }
+        let network = await NetworkWatch.start(for: scheduler, environment: ProcessInfo.processInfo.environment)
+        defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
         // Every line already made is written, and the printer (which may read a finished

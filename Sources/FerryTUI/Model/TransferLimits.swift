@@ -13,6 +13,8 @@ public struct TransferLimits: Sendable, Hashable {
     /// `overallDownload` is the download speed all transfers share, bytes per second; `nil`
     /// (no limit) by default.
     public var overallDownload: Int64?
+    /// `offline` is true while the engine waits for the network to return; `false` by default.
+    public var offline = false
 
     /// `init(maximumConcurrent:maximumPerHost:overallDownload:)` makes limits, each count
     /// kept in `range`.
@@ -25,9 +27,9 @@ public struct TransferLimits: Sendable, Hashable {
     /// `label` is the header's text, for example "5 at once · 4/host" or
     /// "5 at once · 4/host · max 2.0 MB/s".
     public var label: String {
-        let base = "\(maximumConcurrent) at once · \(maximumPerHost)/host"
-        guard let overallDownload else { return base }
-        return base + " · max " + ByteFormatting.speed(Double(overallDownload))
+        var label = "\(maximumConcurrent) at once · \(maximumPerHost)/host"
+        if let overallDownload { label += " · max " + ByteFormatting.speed(Double(overallDownload)) }
+        return offline ? "offline · " + label : label
     }
 
     /// `rateText(_:)` is a rate as typed: `2M`, `512K` or a byte count.
