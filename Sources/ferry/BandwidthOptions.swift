@@ -21,8 +21,14 @@ struct BandwidthOptions: ParsableArguments {
     var isGiven: Bool { overallLimit != nil || overallUploadLimit != nil }
 
     /// The budgets given: `nil` when not given, `.some(nil)` for none.
-    var download: Int64?? { (try? Self.parse(overallLimit, option: "--overall-limit")) ?? nil }
-    var upload: Int64?? { (try? Self.parse(overallUploadLimit, option: "--overall-upload-limit")) ?? nil }
+    var download: Int64?? { Self.given(overallLimit) }
+    var upload: Int64?? { Self.given(overallUploadLimit) }
+
+    /// `given(_:)` is a rate already validated: `nil` when not given, `.some(nil)` for none.
+    private static func given(_ text: String?) -> Int64?? {
+        guard let text, let parsed = try? parse(text, option: "") else { return nil }
+        return parsed
+    }
 
     /// `parse(_:option:)` reads a rate (`off` and `0` are none); a bad one is a usage error
     /// naming the value.
