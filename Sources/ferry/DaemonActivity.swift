@@ -91,6 +91,10 @@ final class DaemonActivity: TransferActivity {
                                   "overallLimit": .integer(limits.overallDownload ?? 0)]])
     }
 
+    func setTaskLimit(_ id: TaskID, _ rate: Int64?) {
+        send("aria2.changeOption", [gid(id), ["max-download-limit": .string(String(rate ?? 0))]])
+    }
+
     private func send(_ method: String, _ params: [JSONValue]) {
         commands.yield(Call(method: method, params: params))
     }

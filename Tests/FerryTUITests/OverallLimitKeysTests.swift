@@ -41,4 +41,17 @@ import Testing
         #expect(Fixtures.press([.character("9"), .escape], in: &screen).isEmpty)
         #expect(screen.state.mode == .list)
     }
+
+    @Test func lTypesTheSelectedDownloadsOwnLimit() {
+        var screen = LimitKeysTests.screen(limits: limits(nil))
+        #expect(Fixtures.press([.character("l")], in: &screen).isEmpty)
+        #expect(Fixtures.render(screen).contains { $0.contains("#1 download limit") })
+        #expect(Fixtures.press("300K".map { .character($0) } + [.enter], in: &screen) == [.perform(.setTaskLimit(1, 300 << 10))])
+        #expect(screen.state.message == StatusMessage("#1 at most 300K/s"))
+        _ = Fixtures.press([.character("l")], in: &screen)
+        #expect(Fixtures.press("off".map { .character($0) } + [.enter], in: &screen) == [.perform(.setTaskLimit(1, nil))])
+        _ = Fixtures.press([.character("l")], in: &screen)
+        #expect(Fixtures.press("1Z".map { .character($0) } + [.enter], in: &screen).isEmpty)
+        #expect(screen.state.message?.isError == true)
+    }
 }

@@ -49,6 +49,8 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case fasterOverall
     case slowerOverall
     case typeOverallLimit
+    /// `typeTaskLimit`: a prompt for the selected download's own speed limit.
+    case typeTaskLimit
     /// `moreAtOnce` / `fewerAtOnce`: raise or lower the engine's limit of transfers at once.
     case moreAtOnce
     case fewerAtOnce

@@ -54,6 +54,9 @@ public final class SchedulerActivity: TransferActivity {
     public func journalDidChange() { commands.yield { await $0.journalDidChange() } }
     public func pause(_ ids: [TaskID]) { commands.yield { await $0.pause(ids) } }
     public func resume(_ ids: [TaskID]) { commands.yield { await $0.resume(ids) } }
+    public func setTaskLimit(_ id: TaskID, _ rate: Int64?) {
+        commands.yield { try? await $0.setMaxDownloadLimit(rate, for: id) }
+    }
     public func setLimits(_ limits: TransferLimits) {
         commands.yield { scheduler in
             await scheduler.setLimits(maximumConcurrent: limits.maximumConcurrent, maximumPerHost: limits.maximumPerHost)

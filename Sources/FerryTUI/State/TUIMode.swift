@@ -7,6 +7,8 @@ public enum TUIMode: Sendable, Hashable {
     /// `limitPrompt`: the prompt for the download speed all transfers share is open in the
     /// message line.
     case limitPrompt(LineEditor)
+    /// `taskLimitPrompt`: the prompt for one task's own download speed is open.
+    case taskLimitPrompt(LineEditor, TaskRow.ID)
     /// `form`: an add dialog is open.
     case form(FormDialog)
     /// `confirmRemove`: the remove confirmation is open.

@@ -16,22 +16,28 @@ extension TUIState {
 
     /// `handleLimitPrompt(_:editor:)` edits the typed limit; Enter applies it (`2M`, `500K`,
     /// `off`), Escape closes the prompt without a change.
-    mutating func handleLimitPrompt(_ key: Key, editor: LineEditor) -> [TUIEffect] {
+    /// With `task`, the prompt is the task's own cap (`l`).
+    mutating func handleLimitPrompt(_ key: Key, editor: LineEditor, task: TaskRow.ID? = nil) -> [TUIEffect] {
         var editor = editor
         if let action = keys.filter.action(for: key) {
             setMode(.list)
-            guard action == .apply, var limits = stats.limits else { return [] }
+            guard action == .apply else { return [] }
             let text = editor.text.trimmingCharacters(in: .whitespaces)
-            if text.lowercased() == "off" || text.isEmpty {
-                limits.overallDownload = nil
-            } else {
+            var rate: Int64?
+            if text.lowercased() != "off" && !text.isEmpty {
                 do throws(QueueError) {
-                    limits.overallDownload = try TaskOptions.parseRate(text)
+                    rate = try TaskOptions.parseRate(text)
                 } catch {
                     setMessage(StatusMessage(error.description, isError: true))
                     return []
                 }
             }
+            if let task {
+                setMessage(StatusMessage(rate.map { "#\(task) at most \(TransferLimits.rateText($0))/s" } ?? "#\(task) has no limit of its own"))
+                return [.perform(.setTaskLimit(task, rate))]
+            }
+            guard var limits = stats.limits else { return [] }
+            limits.overallDownload = rate
             return setOverallLimit(limits)
         }
         if let action = keys.edit.action(for: key) {
@@ -41,7 +47,7 @@ extension TUIState {
         } else {
             return []
         }
-        setMode(.limitPrompt(editor))
+        setMode(task.map { .taskLimitPrompt(editor, $0) } ?? .limitPrompt(editor))
         return []
     }
 
