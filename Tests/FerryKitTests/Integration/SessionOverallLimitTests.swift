@@ -103,6 +103,39 @@ import Testing
         for task in tasks { task.cancel() }
     }
 
+    @Test func aBudgetSetOnTransfersStartedWithoutOneIsSmoothAtOnce() async throws {
+        // Given two transfers started without a budget (nginx sends each 4 MB/s, so they
+        // read libcurl's largest pieces).
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        defer { www.remove(); out.remove() }
+        for index in 0..<2 { try Pattern.writeFile(at: www.file("f\(index)"), count: 128 << 20, seed: index) }
+        let nginx = try NginxServer.start(root: www.url, limitRate: "4m")
+        defer { nginx.stop() }
+        let session = SessionManager()
+        defer { session.invalidate() }
+        let recorder = RateRecorder(session: session)
+        let tasks = start(2, size: 128 << 20, session: session, nginx: nginx, out: out)
+        try await waitUntilAllMove(tasks, recorder)
+        try await Task.sleep(for: .milliseconds(500))
+
+        // When a budget of 256 KiB/s is set.
+        await session.setOverallLimits(OverallLimits(download: 256 << 10))
+
+        // Then from the next second on each receives its half every second (within 30%),
+        // not a burst followed by silence.
+        try await Task.sleep(for: .seconds(1))
+        let from = recorder.now
+        try await Task.sleep(for: .seconds(4))
+        let to = recorder.now
+        for task in tasks {
+            let seconds = recorder.perSecond(of: task.id, from: from, to: to)
+            let half = Double(128 << 10)
+            #expect(seconds.allSatisfy { abs(Double($0) - half) < 0.3 * half }, "\(seconds)")
+        }
+        for task in tasks { task.cancel() }
+    }
+
     @Test func anUploadBudgetHoldsTheSendRate() async throws {
         // Given a 3 MB upload to the fault server's sink under a 1 MB/s upload budget.
         let server = try FaultServer.start()
