@@ -54,4 +54,17 @@ import Testing
         #expect(Fixtures.press("1Z".map { .character($0) } + [.enter], in: &screen).isEmpty)
         #expect(screen.state.message?.isError == true)
     }
+
+    @Test func theHeaderSaysOfflineWhileTheEngineWaitsForTheNetwork() {
+        var waiting = limits(nil)
+        waiting.offline = true
+        let wide = LimitKeysTests.screen(limits: waiting)
+        #expect(Fixtures.render(wide).first?.contains("offline · 5 at once") == true, "\(Fixtures.render(wide))")
+        var narrow = Fixtures.state(width: 60, height: 10, rows: [Fixtures.row(1, "a.iso", .queued, total: 10)])
+        var stats = narrow.state.stats
+        stats.limits = waiting
+        _ = narrow.update(.stats(stats))
+        #expect(Fixtures.render(narrow).first?.contains("offline") == true, "\(Fixtures.render(narrow))")
+        #expect(Fixtures.render(LimitKeysTests.screen(limits: limits(nil))).first?.contains("offline") == false)
+    }
 }

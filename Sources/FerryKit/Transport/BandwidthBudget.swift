@@ -72,8 +72,8 @@ final class BandwidthBudget {
     /// `tick()` splits the budget again once ``interval`` passed, and returns the seconds
     /// until the next split (`nil` when none is due: no budget or no transfer).
     func tick() -> Double? {
-        let now = clock.now()
         guard limits.isLimiting, !members.isEmpty else { return nil }
+        let now = clock.now()
         if now - lastSplit >= Self.interval {
             measure(now: now)
             split()
