@@ -132,4 +132,27 @@ import Testing
         let status = try #require(try daemon.result("aria2.getOption", [gids[0]]) as? [String: Any])
         #expect(status["max-download-limit"] as? String == String(128 << 10))
     }
+
+    @Test func getHandingItsDownloadsToADaemonGivesItTheLimit() throws {
+        // Given a running daemon without a limit, and a small file.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { www.remove(); out.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("s.bin"), count: 64 << 10, seed: 1)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let daemon = try FerryDaemon.start(stateDirectory: state.url)
+        defer { daemon.stop() }
+
+        // When ferry get runs through it with --overall-limit 512K.
+        let get = try runFerry(["get", "-q", "--overall-limit", "512K", "-d", out.path, nginx.url("/s.bin").absoluteString],
+                               stateDirectory: state.url)
+
+        // Then the download is saved and the daemon runs under the limit from then on.
+        #expect(get.exitStatus == 0, "\(get.stderr)")
+        #expect(try Data(contentsOf: out.file("s.bin")) == Pattern.bytes(count: 64 << 10, seed: 1))
+        let options = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
+        #expect(options["max-overall-download-limit"] as? String == String(512 << 10))
+    }
 }
