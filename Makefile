@@ -104,6 +104,7 @@ bench: bench-deps release
 	bench/tui
 	bench/queue
 	bench/rpc
+	bench/bandwidth
 
 # Fuzzing (libFuzzer): the package in Fuzz/ is built with the fuzzer and AddressSanitizer,
 # then every target runs FUZZ_SECONDS seconds from its seed corpus, one after another. Seeds

@@ -21,10 +21,10 @@ extension Aria2Methods {
         return .object(options)
     }
 
-    /// `changeOption(gid, options)`: `max-download-limit` (`0` for none) is recorded; a
-    /// running transfer keeps its cap until it next starts (a pause and unpause applies it
-    /// now). Any other option is refused rather than ignored, before anything changes.
-    @Sendable static func changeOption(_ call: RPCCall) throws(RPCError) -> JSONValue {
+    /// `changeOption(gid, options)`: `max-download-limit` (`0` for none) is recorded and a
+    /// running transfer takes it at once, without restarting. Any other option is refused
+    /// rather than ignored, before anything changes.
+    @Sendable static func changeOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let engine = call.engine
         _ = try engine.record(id)
@@ -43,37 +43,68 @@ extension Aria2Methods {
             }
         }
         if let limit {
-            try engine.journalCall { () throws(QueueError) in try engine.journal.setMaxDownloadLimit(limit, for: id) }
+            do {
+                try await engine.scheduler.setMaxDownloadLimit(limit, for: id)
+            } catch {
+                throw RPCError.failed("journal: \(error.description)")
+            }
         }
         return "OK"
     }
 
     @Sendable static func getGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let configuration = await call.engine.scheduler.configuration
+        let overall = await call.engine.scheduler.overallLimits
         return [
             "dir": .string(call.engine.defaultDirectory),
             "max-concurrent-downloads": DownloadStatus.number(Int64(configuration.maximumConcurrent)),
             "max-per-host": DownloadStatus.number(Int64(configuration.maximumPerHost)),
-            "max-overall-download-limit": "0",
-            "max-overall-upload-limit": "0",
+            "max-overall-download-limit": DownloadStatus.number(overall.download ?? 0),
+            "max-overall-upload-limit": DownloadStatus.number(overall.upload ?? 0),
         ]
     }
 
     /// `changeGlobalOption(options)`: `max-concurrent-downloads` (aria2's) and `max-per-host`
-    /// (Ferry's) change the scheduler's limits at once; other options are refused, nothing
+    /// (Ferry's) change the scheduler's limits at once, `max-overall-download-limit` and
+    /// `max-overall-upload-limit` (aria2's rates: `500K`, `2M`, `0` for none) the speed budgets
+    /// of the running transfers, kept in the journal; other options are refused, nothing
     /// changed, before any is applied.
     @Sendable static func changeGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let options = try call.object(0)
         var concurrent: Int?
         var perHost: Int?
+        var download: Int64??
+        var upload: Int64??
         for (key, value) in options {
             switch key {
             case "max-concurrent-downloads": concurrent = try FrontEndMethods.limit(value, name: key)
             case "max-per-host": perHost = try FrontEndMethods.limit(value, name: key)
+            case "max-overall-download-limit": download = .some(try rate(value, name: key))
+            case "max-overall-upload-limit": upload = .some(try rate(value, name: key))
             default: throw RPCError.failed("\(key.prefix(64)) cannot be changed while the daemon runs yet; restart it with the new value")
             }
         }
         await call.engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
+        if download != nil || upload != nil {
+            do {
+                try await call.engine.scheduler.setOverallLimits(download: download, upload: upload)
+            } catch {
+                throw RPCError.failed("journal: \(error.description)")
+            }
+        }
         return "OK"
+    }
+
+    /// `rate(_:name:)` reads a rate option (a string as aria2 sends it, or a number): bytes per
+    /// second, `nil` for none.
+    static func rate(_ value: JSONValue, name: String) throws(RPCError) -> Int64? {
+        guard let text = value.stringValue ?? value.integerValue.map({ String($0) }) else {
+            throw RPCError.invalidParams("\(name) must be a string")
+        }
+        do {
+            return try TaskOptions.parseRate(text)
+        } catch {
+            throw RPCError.invalidParams("\(name): \(error.description)")
+        }
     }
 }

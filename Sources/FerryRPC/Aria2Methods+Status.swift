@@ -61,7 +61,10 @@ extension Aria2Methods {
             DownloadStatus.number(Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) }))
         }
         let speed = engine.live.totalSpeed()
+        let offline = (try? engine.journal.networkOffline()) ?? false
         return [
+            // Ferry's own: "offline" while the engine waits for the network to return.
+            "network": offline ? "offline" : "online",
             "downloadSpeed": DownloadStatus.number(speed.download),
             "uploadSpeed": DownloadStatus.number(speed.upload),
             "numActive": sum([.running]),

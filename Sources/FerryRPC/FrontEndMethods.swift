@@ -46,21 +46,41 @@ public enum FrontEndMethods {
             progress.append(.object(object))
         }
         let configuration = await call.engine.scheduler.configuration
+        let overall = await call.engine.scheduler.overallLimits
         let limits: JSONValue = ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)),
-                                 "maxPerHost": .integer(Int64(configuration.maximumPerHost))]
+                                 "maxPerHost": .integer(Int64(configuration.maximumPerHost)),
+                                 "overallLimit": .integer(overall.download ?? 0),
+                                 "offline": .bool(await call.engine.scheduler.isWaitingForNetwork)]
         return ["next": .integer(page.next), "reset": .bool(page.reset), "events": .array(events), "progress": .array(progress),
                 "limits": limits]
     }
 
-    /// `ferry.setLimits {maxConcurrent, maxPerHost}`: changes the engine's limits at once
-    /// (either may be left out); answers the limits in force.
+    /// `ferry.setLimits {maxConcurrent, maxPerHost, overallLimit}`: changes the engine's
+    /// limits at once (any may be left out; `overallLimit` is the download speed all
+    /// transfers share, bytes per second, `0` for none); answers the limits in force.
     @Sendable static func setLimits(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let options = try call.object(0)
         let concurrent = try limit(options["maxConcurrent"], name: "maxConcurrent")
         let perHost = try limit(options["maxPerHost"], name: "maxPerHost")
+        var overall: Int64??
+        if let value = options["overallLimit"] {
+            guard let number = value.integerValue, number >= 0 else {
+                throw RPCError.invalidParams("overallLimit must be a number of bytes per second, 0 for none")
+            }
+            overall = .some(number > 0 ? number : nil)
+        }
         await call.engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
+        if let overall, overall != (await call.engine.scheduler.overallLimits.download) {
+            do {
+                try await call.engine.scheduler.setOverallLimits(download: .some(overall))
+            } catch {
+                throw RPCError.failed("journal: \(error.description)")
+            }
+        }
         let configuration = await call.engine.scheduler.configuration
-        return ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)), "maxPerHost": .integer(Int64(configuration.maximumPerHost))]
+        let download = await call.engine.scheduler.overallLimits.download
+        return ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)), "maxPerHost": .integer(Int64(configuration.maximumPerHost)),
+                "overallLimit": .integer(download ?? 0)]
     }
 
     /// `limit(_:name:)` is a limit given as a number or a string of digits, from 1 to 999;

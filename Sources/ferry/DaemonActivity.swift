@@ -87,7 +87,12 @@ final class DaemonActivity: TransferActivity {
     func stopEngine() { stopAsked.store(true, ordering: .releasing) }
     func setLimits(_ limits: TransferLimits) {
         send("ferry.setLimits", [["maxConcurrent": .integer(Int64(limits.maximumConcurrent)),
-                                  "maxPerHost": .integer(Int64(limits.maximumPerHost))]])
+                                  "maxPerHost": .integer(Int64(limits.maximumPerHost)),
+                                  "overallLimit": .integer(limits.overallDownload ?? 0)]])
+    }
+
+    func setTaskLimit(_ id: TaskID, _ rate: Int64?) {
+        send("aria2.changeOption", [gid(id), ["max-download-limit": .string(String(rate ?? 0))]])
     }
 
     private func send(_ method: String, _ params: [JSONValue]) {
@@ -118,7 +123,9 @@ final class DaemonActivity: TransferActivity {
             next = number
             if let told = object["limits"]?.objectValue, let concurrent = told["maxConcurrent"]?.integerValue,
                let perHost = told["maxPerHost"]?.integerValue {
-                let current = TransferLimits(maximumConcurrent: Int(concurrent), maximumPerHost: Int(perHost))
+                var current = TransferLimits(maximumConcurrent: Int(concurrent), maximumPerHost: Int(perHost),
+                                             overallDownload: told["overallLimit"]?.integerValue)
+                current.offline = told["offline"] == .bool(true)
                 if current != limits {
                     limits = current
                     events.append(.limits(current))

@@ -93,11 +93,14 @@ struct DaemonCommand: AsyncParsableCommand {
                                                    maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(environment)
+        try limits.bandwidth.record(on: journal)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
+        let network = await NetworkWatch.start(for: scheduler, environment: environment)
+        defer { network?.stop() }
         let running = await scheduler.startRunning()
         let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
         let socketPath = stateDirectory.controlSocketPath

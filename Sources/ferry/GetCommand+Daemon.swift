@@ -13,6 +13,14 @@ extension GetCommand {
               let daemon = DaemonClient(directory) else { return false }
         let journal = try QueueAccess.open(directory, policy: .fail)
         defer { try? journal.close() }
+        let bandwidth = request.options.limits.bandwidth
+        if bandwidth.isGiven {
+            do {
+                _ = try await daemon.call("aria2.changeGlobalOption", [.object(bandwidth.rpcOptions)])
+            } catch is DaemonClient.Absent {
+                return false
+            }
+        }
         let interruption = Interruption()
         let trap = SignalTrap.install { interruption.record($0) }
         defer { trap.cancel() }

@@ -167,6 +167,7 @@ struct GetCommand: AsyncParsableCommand {
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
+        try options.limits.bandwidth.record(on: journal.journal)
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
         HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let following = reporter.follow(scheduler, jobs: plan.jobs)
@@ -178,6 +179,8 @@ struct GetCommand: AsyncParsableCommand {
             guard interruption.record(signal) else { return }
             Task { await scheduler.pause(ids) }
         }
+        let network = await NetworkWatch.start(for: scheduler, environment: environment)
+        defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
         scheduler.finishEvents()

@@ -44,8 +44,10 @@ struct ListCommand: AsyncParsableCommand {
         let live = try await ListedProgress.live(from: stateOptions)
         let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
+        let offline = (try? journal.networkOffline()) ?? false
         var out = OutputBuffer()
         let table = !json && Console.stdoutIsTerminal
+        if offline && !json { Console.error("the engine waits for the network (no route); queued tasks start when it returns") }
         // On a terminal every line fits its width (the URL, last, is cut first): nothing wraps.
         let width = table ? (SystemCall.terminalSize(STDOUT_FILENO)?.columns).map { max(20, $0 - 1) } : nil
         func fitted(_ line: String) -> String { width.map { line.fitted(toWidth: $0) } ?? line }
@@ -53,9 +55,10 @@ struct ListCommand: AsyncParsableCommand {
         do {
             try journal.forEachTask(in: states) { record in
                 let progress = ListedProgress(record: record, live: live[record.id])
+                let waits = offline && (record.state == .queued || record.state == .running)
                 // Only a download with bytes on disk, not done, can have ranges recorded.
                 let segments = json && record.state != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []
-                out.append(line: json ? ListCommand.jsonLine(record, progress, segments: segments)
+                out.append(line: json ? ListCommand.jsonLine(record, progress, segments: segments, waitingForNetwork: waits)
                                       : fitted(ListCommand.textLine(record, progress, separator: table ? nil : "\t", width: width)))
             }
         } catch let error as QueueError {
@@ -66,7 +69,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// `jsonLine(_:_:)` is one task as a JSON object; URLs and secret headers are masked.
-    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, segments: [Segment] = []) -> String {
+    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, segments: [Segment] = [], waitingForNetwork: Bool = false) -> String {
         var line = JSONLine()
         line.add("id", record.id.rawValue)
         line.add("state", record.state.rawValue)
@@ -94,6 +97,7 @@ struct ListCommand: AsyncParsableCommand {
         })
         line.add("headers", strings: record.spec.headers.map(\.masked))
         line.add("checksum", record.spec.checksum?.description)
+        if waitingForNetwork { line.add("waiting", "network") }
         return line.line
     }
 

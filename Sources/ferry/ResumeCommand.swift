@@ -62,6 +62,7 @@ struct ResumeCommand: AsyncParsableCommand {
                                                    maximumPerHost: limits.maxPerHost)
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(ProcessInfo.processInfo.environment)
+        try limits.bandwidth.record(on: journal)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)
@@ -74,6 +75,8 @@ struct ResumeCommand: AsyncParsableCommand {
                 Foundation.exit(130)
             }
         }
+        let network = await NetworkWatch.start(for: scheduler, environment: ProcessInfo.processInfo.environment)
+        defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
         // Every line already made is written, and the printer (which may read a finished

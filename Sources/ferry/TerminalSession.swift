@@ -50,6 +50,8 @@ enum TerminalSession {
             throw ExitStatus.localFile
         }
         defer { try? journal.close() }
+        // The daemon (started now or already running) notices the budgets within its poll interval.
+        try options.limits.bandwidth.record(on: journal)
         // The dialog offers the directory of the last download added (in an earlier run too),
         // unless --dir names one for this run.
         let memory = DirectoryMemory(stateDirectory: directory.path)

@@ -29,7 +29,7 @@ import Testing
         // Then out-of-range values and other options are refused, nothing changed
         let zero = try daemon.call("aria2.changeGlobalOption", [["max-concurrent-downloads": "0"]])
         #expect(zero["error"] != nil)
-        let other = try daemon.call("aria2.changeGlobalOption", [["max-concurrent-downloads": "3", "max-overall-download-limit": "1M"]])
+        let other = try daemon.call("aria2.changeGlobalOption", [["max-concurrent-downloads": "3", "seed-ratio": "1.0"]])
         #expect(other["error"] != nil)
         let unchanged = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
         #expect(unchanged["max-concurrent-downloads"] as? String == "7" && unchanged["max-per-host"] as? String == "3")

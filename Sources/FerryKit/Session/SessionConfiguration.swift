@@ -44,6 +44,9 @@ public struct SessionConfiguration: Sendable {
     /// retries included) is passed to it as text, secrets masked (``HeadTrace``): `-v`.
     /// Called on the engine thread. `nil` by default.
     public var headTrace: (@Sendable (HeadTrace) -> Void)?
+    /// Speed budgets shared by all the session's transfers, none by default; a running
+    /// session's change with `SessionManager.setOverallLimits(_:)`.
+    public var overallLimits = OverallLimits()
     /// The clock used for speed and ETA, the system's monotonic clock by default.
     public var clock: any MonotonicClock = SystemClock()
 

@@ -99,6 +99,38 @@ public final class SessionManager: Sendable {
         }
     }
 
+    /// The speed budgets shared by the session's transfers now.
+    public var overallLimits: OverallLimits { core.overall.withLock { $0 } }
+
+    /// Changes the speed budgets shared by all transfers (`nil` in either direction: no
+    /// limit) while the session runs, and returns once its engine applies them: running
+    /// transfers get their new shares at once. Safe from any thread.
+    public func setOverallLimits(_ limits: OverallLimits) async {
+        await withCheckedContinuation { (applied: CheckedContinuation<Void, Never>) in
+            // Under the lock: the engine applies changes in the order `overall` records them.
+            core.overall.withLock { current in
+                current = limits
+                core.engine.submit(.setOverallLimits(limits, done: { applied.resume() }))
+            }
+        }
+    }
+
+    /// Changes the speed budgets like ``setOverallLimits(_:)`` without waiting for the engine
+    /// (it applies changes in the order they were made).
+    public func requestOverallLimits(_ limits: OverallLimits) {
+        core.overall.withLock { current in
+            current = limits
+            core.engine.submit(.setOverallLimits(limits, done: {}))
+        }
+    }
+
+    /// Changes the receive speed cap of the running task `taskID` (`nil`: none, the session's
+    /// budget still applies); a task that is not running is not affected (its next attempt
+    /// takes the cap of its request).
+    public func setReceiveSpeedCap(_ cap: Int64?, forTask taskID: Int) {
+        core.engine.submit(.setReceiveCap(taskID, cap.flatMap { $0 > 0 ? $0 : nil }))
+    }
+
     /// Cancels every task, stops the engine thread and ends the event streams.
     public func invalidate() {
         core.invalidate()
@@ -111,6 +143,8 @@ final class SessionCore: Sendable {
     let engine: Engine
     /// `limits` are the limits on transfers at once last given to the engine.
     let limits: Mutex<AdmissionLimits>
+    /// `overall` are the speed budgets last given to the engine.
+    let overall: Mutex<OverallLimits>
     let hub = EventHub<TaskEvent>()
     let delegates = Mutex<[Int: any TaskDelegate]>([:])
     private let nextTaskID = Atomic<Int>(0)
@@ -120,7 +154,8 @@ final class SessionCore: Sendable {
         let limits = AdmissionLimits(maximumActiveTransfers: configuration.maximumActiveTransfers,
                                      maximumActiveTransfersPerHost: configuration.maximumActiveTransfersPerHost)
         self.limits = Mutex(limits)
-        engine = Engine(limits: limits)
+        overall = Mutex(configuration.overallLimits)
+        engine = Engine(limits: limits, overall: configuration.overallLimits)
     }
 
     func makeTask(kind: TransferTask.Kind, request: Request, delegate: any TaskDelegate) -> TransferTask {

@@ -12,7 +12,7 @@ final class EasyHandle {
     let raw: UnsafeMutableRawPointer
     /// Whether `raw` is this handle's to clean up (not given back by `recycle()`).
     private var ownsRaw = true
-    fileprivate let configuration: SessionConfiguration
+    let configuration: SessionConfiguration
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var body: (any BodyStream)?
@@ -29,14 +29,26 @@ final class EasyHandle {
     private var requestHeaders = HTTPHeaders()
     /// Redirects followed so far.
     private var redirectCount = 0
-    /// The speed cap's token bucket, when the transfer has a cap.
-    private var pacer: Pacer?
+    /// The receive token bucket, when the transfer has a cap or a share of the engine's budget.
+    var pacer: Pacer?
+    /// The send token bucket, when the transfer has a share of the engine's upload budget.
+    var sendPacer: Pacer?
+    /// How many bytes the send pacer lets the next read take (see `sendMustPause()`).
+    var sendAllowance: Int?
     /// When a transfer its pacer paused may go on; `nil` while it is not paused by it.
-    private(set) var pacedUntil: Double?
+    var pacedUntil: Double?
     /// Whether the task was paused (by its user), which the pacer never undoes.
     private var pausedByTask = false
-    /// Whether the transfer has a speed cap (the engine then wakes it when it paused itself).
-    var isPaced: Bool { pacer != nil }
+    /// Whether the transfer has a speed cap or a share (the engine then wakes it when it paused itself).
+    var isPaced: Bool { pacer != nil || sendPacer != nil }
+    /// This transfer's own receive speed cap: the request's, else the session's; changed live
+    /// by `Engine.Command.setReceiveCap`. `nil` (or 0) is none.
+    var receiveCap: Int64?
+    /// The share of the engine's download budget to size the receive buffer for, set before
+    /// `configure()`; `nil` without a budget.
+    var startingShare: Int64?
+    /// Body bytes received so far (the budget's measure of what the transfer wants).
+    private(set) var bodyBytesReceived: Int64 = 0
     /// The session clock's time.
     var clockNow: Double { configuration.clock.now() }
 
@@ -75,6 +87,7 @@ final class EasyHandle {
         self.configuration = configuration
         currentURL = task.request.url
         currentMethod = task.request.method
+        receiveCap = task.request.maximumReceiveSpeed ?? configuration.maximumReceiveSpeed
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -101,7 +114,9 @@ final class EasyHandle {
         set(CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime ?? c.lowSpeedTime)
         if let cap = receiveSpeedCap, cap > 0 {
             pacer = Pacer(rate: cap, now: c.clock.now())
-            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: cap, maximum: request.receiveBufferSize ?? c.receiveBufferSize))
+        }
+        if let rate = [receiveSpeedCap, startingShare].compactMap({ $0 }).filter({ $0 > 0 }).min() {
+            set(CURLOPT_BUFFERSIZE, Pacer.receiveBufferSize(for: rate, maximum: request.receiveBufferSize ?? c.receiveBufferSize))
         } else {
             set(CURLOPT_BUFFERSIZE, request.receiveBufferSize ?? c.receiveBufferSize)
         }
@@ -208,7 +223,7 @@ final class EasyHandle {
     }
 
     /// The receive speed cap of this transfer: the request's, else the session's.
-    private var receiveSpeedCap: Int64? { task.request.maximumReceiveSpeed ?? configuration.maximumReceiveSpeed }
+    private var receiveSpeedCap: Int64? { receiveCap }
 
     /// The low-speed limit: the request's or the session's, kept below a speed cap Ferry
     /// imposes itself, so that throttling is never taken for a stall.
@@ -406,6 +421,7 @@ final class EasyHandle {
         guard callbackError == nil else { return .failed }
         do throws(FerryError) {
             try delegate.task(task, didReceive: bytes)
+            bodyBytesReceived += Int64(bytes.count)
             return .taken
         } catch {
             callbackError = error
@@ -416,7 +432,12 @@ final class EasyHandle {
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         guard let body else { return 0 }
         do throws(FerryError) {
-            return try body.read(into: buffer)
+            guard sendPacer != nil else { return try body.read(into: buffer) }
+            let allowed = min(sendAllowance ?? buffer.count, buffer.count)
+            sendAllowance = nil
+            let count = try body.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<allowed]))
+            _ = sendPacer?.take(count, now: configuration.clock.now())
+            return count
         } catch {
             callbackError = error
             return nil
@@ -472,7 +493,7 @@ final class EasyHandle {
         }
     }
 
-    private func set(_ option: CURLoption, _ value: Int) {
+    func set(_ option: CURLoption, _ value: Int) {
         _ = ccurl_easy_setopt_long(raw, option, value)
     }
 
@@ -523,6 +544,7 @@ private let easyDebugCallback: ccurl_debug_callback = { _, type, data, size, con
 
 private let easyReadCallback: ccurl_data_callback = { buffer, size, count, context in
     guard let handle = handle(context), let buffer else { return ccurl_read_abort() }
+    if handle.sendMustPause(maximum: size * count) { return ccurl_read_pause() }
     return handle.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) ?? ccurl_read_abort()
 }
 

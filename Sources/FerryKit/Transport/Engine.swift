@@ -25,6 +25,11 @@ final class Engine: @unchecked Sendable {
         /// `setLimits` changes the admission limits, then calls `done` (also when the engine
         /// has shut down and drops the command).
         case setLimits(AdmissionLimits, done: @Sendable () -> Void)
+        /// `setOverallLimits` changes the speed budgets shared by the transfers (`BandwidthBudget`),
+        /// then calls `done` (also when the engine has shut down and drops the command).
+        case setOverallLimits(OverallLimits, done: @Sendable () -> Void)
+        /// `setReceiveCap` changes one running transfer's own receive speed cap (`nil`: none).
+        case setReceiveCap(Int, Int64?)
         case shutdown
     }
 
@@ -55,6 +60,8 @@ final class Engine: @unchecked Sendable {
     private var handles: [Int: EasyHandle] = [:]
     /// The running transfers with a speed cap, which pause themselves (`Pacer`) and are woken here.
     private var paced: [Int: EasyHandle] = [:]
+    /// The speed budgets shared by the running transfers. Engine thread only.
+    private let budget: BandwidthBudget
     /// `Admission` is a transfer held back by its session's limits (see `add`); a class, so
     /// that moving it around `held` costs one reference, not a copy of its configuration.
     private final class Admission {
@@ -98,8 +105,9 @@ final class Engine: @unchecked Sendable {
     private let completions = Mutex(Completions())
 
     /// Starts the engine thread, with the admission `limits` of its session.
-    init(limits: AdmissionLimits) {
+    init(limits: AdmissionLimits, overall: OverallLimits = OverallLimits()) {
         self.limits = limits
+        budget = BandwidthBudget(limits: overall)
         _ = CurlGlobal.initialized
         // curl_multi_init fails only when out of memory; nothing sensible can run then.
         guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle (out of memory)") }
@@ -129,6 +137,8 @@ final class Engine: @unchecked Sendable {
         } else if case .add(let task, _, _) = command {
             task.finish(.failure(.cancelled))
         } else if case .setLimits(_, let done) = command {
+            done()
+        } else if case .setOverallLimits(_, let done) = command {
             done()
         }
     }
@@ -166,7 +176,11 @@ final class Engine: @unchecked Sendable {
             wakePaced()
             curl_multi_perform(multi, &running)
             collectFinished()
-            let wake = wakePaced()
+            var wake = wakePaced()
+            if let split = budget.tick() {
+                syncPaced()
+                wake = min(wake ?? split, split)
+            }
             // With no transfers, sleep until a command arrives (the hour is only a safety net);
             // a paced transfer's next turn comes sooner.
             var timeout: Int32 = handles.isEmpty ? 3_600_000 : 1000
@@ -209,6 +223,13 @@ final class Engine: @unchecked Sendable {
         return soonest
     }
 
+    /// `syncPaced()` lets the engine wake every transfer the budget paces (see `wakePaced()`).
+    private func syncPaced() {
+        for handle in budget.handles where handle.isPaced || handle.pacedUntil != nil {
+            paced[handle.task.id] = handle
+        }
+    }
+
     private func perform(_ command: Command) {
         switch command {
         case .add(let task, let delegate, let configuration):
@@ -222,6 +243,19 @@ final class Engine: @unchecked Sendable {
         case .setLimits(let limits, let done):
             setLimits(limits)
             done()
+        case .setOverallLimits(let overall, let done):
+            budget.setLimits(overall)
+            syncPaced()
+            done()
+        case .setReceiveCap(let id, let cap):
+            guard let handle = handles[id] else { return }
+            handle.receiveCap = cap
+            if budget.limits.isLimiting {
+                budget.capChanged()
+            } else {
+                handle.applyShares(download: nil, upload: nil, now: handle.clockNow)
+            }
+            syncPaced()
         case .shutdown:
             break
         }
@@ -316,6 +350,7 @@ final class Engine: @unchecked Sendable {
             if cookieShare == nil { cookieShare = ccurl_share_cookies() }
             handle.cookieShare = cookieShare
         }
+        handle.startingShare = budget.startingShare
         do throws(FerryError) {
             try handle.configure()
         } catch {
@@ -323,6 +358,7 @@ final class Engine: @unchecked Sendable {
             return
         }
         handles[task.id] = handle
+        budget.add(handle)
         if handle.isPaced { paced[task.id] = handle }
         if let host {
             hostOfActive[task.id] = host
@@ -334,6 +370,7 @@ final class Engine: @unchecked Sendable {
 
     private func cancel(_ id: Int) {
         paced.removeValue(forKey: id)
+        budget.remove(id)
         guard let handle = handles.removeValue(forKey: id) else {
             if let index = held.firstIndex(where: { $0.task.id == id }) {
                 cancelHeld(held.remove(at: index))
@@ -374,6 +411,7 @@ final class Engine: @unchecked Sendable {
             }
             handles.removeValue(forKey: handle.task.id)
             paced.removeValue(forKey: handle.task.id)
+            budget.remove(handle.task.id)
             release(handle.task.id)
             let transport = handle.transportResult(code: code)
             keepIdle(handle)

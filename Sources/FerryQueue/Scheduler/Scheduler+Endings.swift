@@ -66,9 +66,16 @@ extension Scheduler {
         decisions.reserveCapacity(batch.count)
         var recorded: [AttemptOutcome] = []
         recorded.reserveCapacity(batch.count)
+        var intents: [StopIntent?] = []
+        intents.reserveCapacity(batch.count)
         for ending in batch {
+            // An attempt the lost network ended waits for it, queued, without spending a retry.
+            let waits = networkOffline && Scheduler.isNetworkFailure(ending.outcome)
+                && !Scheduler.isLoopback(hostKey: Scheduler.hostKey(currentURL(of: ending.record)))
+            let intent = ending.intent ?? (waits ? .requeue : nil)
+            intents.append(intent)
             let decision = attempts.decide(ending.id, spec: ending.record.spec, outcome: ending.outcome,
-                                           intent: ending.intent, madeProgress: ending.madeProgress,
+                                           intent: intent, madeProgress: ending.madeProgress,
                                            response: ending.response)
             decisions.append(decision)
             guard ending.intent != .removed else { continue }
@@ -89,7 +96,7 @@ extension Scheduler {
         }
         var next = 0
         var leftovers: [String] = []
-        for (ending, decision) in zip(batch, decisions) {
+        for (index, (ending, decision)) in zip(batch, decisions).enumerated() {
             guard ending.intent != .removed else {
                 hub.publish(.ended(ending.id, .cancelled, error: nil))
                 continue
@@ -101,7 +108,7 @@ extension Scheduler {
                case .success(let result) = ending.outcome, result.partialNameKept {
                 leftovers.append(result.partialFilePath ?? partPath)
             }
-            concluded(ending.id, state: state, decision: decision, intent: ending.intent)
+            concluded(ending.id, state: state, decision: decision, intent: intents[index])
         }
         // The next transfers start first: the engine has work while the names are removed.
         start(chosen, moved: moved)

@@ -39,7 +39,10 @@ extension Scheduler {
         func consider(_ record: TaskRecord) {
             let url = currentURL(of: record)
             let host = Scheduler.hostKey(url)
-            if planner.admit(host: host) {
+            // Without a network only this machine's own servers are reached.
+            if networkOffline && !Scheduler.isLoopback(hostKey: host) {
+                kept.append(record)
+            } else if planner.admit(host: host) {
                 chosen.append((record, url, host))
             } else {
                 kept.append(record)

@@ -136,6 +136,7 @@ extension Scheduler {
             return
         }
         reconcile()
+        applyJournalLimits()
         hub.publish(.journalChanged)
         fill()
         finishIfIdle()

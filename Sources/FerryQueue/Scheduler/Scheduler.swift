@@ -44,6 +44,11 @@ public actor Scheduler {
     var finishingCount = 0
     /// `retryTimers` are tasks waiting for a retry; they stay `queued` in the journal.
     var retryTimers: [TaskID: Task<Void, Never>] = [:]
+    /// `networkOffline` is true while the network monitor followed (`follow(_:)`) says no
+    /// route is left: nothing starts, and the tasks stopped for it wait queued.
+    var networkOffline = false
+    /// `networkWatch` follows the network monitor's statuses (`follow(_:)`).
+    var networkWatch: Task<Void, Never>?
     /// `attempts` decides what ended attempts mean (retries, mirrors, pauses) and keeps the
     /// per-task counts of this run.
     var attempts: AttemptPolicy
@@ -131,13 +136,17 @@ public actor Scheduler {
         sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
         sessionConfiguration.headTrace = configuration.headTrace
+        let overall = (try? journal.overallLimits()) ?? OverallLimits()
+        sessionConfiguration.overallLimits = overall
         let main = session ?? SessionManager(configuration: sessionConfiguration)
+        if session != nil, main.overallLimits != overall { main.requestOverallLimits(overall) }
         mainLane = SessionLane(session: main, ownsSession: session == nil, hub: hub)
         stagesTransfers = main.maximumActiveTransfers.map { $0 <= configuration.maximumConcurrent } == true
             && main.maximumActiveTransfersPerHost.map { $0 <= configuration.maximumPerHost } == true
     }
 
     deinit {
+        networkWatch?.cancel()
         poller?.cancel()
         commitTimer?.cancel()
         mainLane.close()

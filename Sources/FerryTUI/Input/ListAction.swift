@@ -44,6 +44,13 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case addPasted
     /// `help`: open the help screen.
     case help
+    /// `fasterOverall` / `slowerOverall`: raise or lower the download speed all transfers
+    /// share, one step (`TransferLimits.overallSteps`); `typeOverallLimit` opens a prompt for one.
+    case fasterOverall
+    case slowerOverall
+    case typeOverallLimit
+    /// `typeTaskLimit`: a prompt for the selected download's own speed limit.
+    case typeTaskLimit
     /// `moreAtOnce` / `fewerAtOnce`: raise or lower the engine's limit of transfers at once.
     case moreAtOnce
     case fewerAtOnce

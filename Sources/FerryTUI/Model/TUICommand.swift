@@ -29,6 +29,8 @@ public enum TUICommand: Sendable, Hashable {
     case quit
     /// `setLimits`: change the engine's concurrency limits.
     case setLimits(TransferLimits)
+    /// `setTaskLimit`: change one download's own speed limit (`nil`: none), live.
+    case setTaskLimit(TaskRow.ID, Int64?)
     /// `quitAndStop`: the front end quits and the engine stops (its transfers stay queued).
     case quitAndStop
 }

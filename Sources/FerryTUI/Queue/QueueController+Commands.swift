@@ -39,6 +39,16 @@ extension QueueController {
             answer(reading: true)
         case .setLimits(let limits):
             activity?.setLimits(limits)
+        case .setTaskLimit(let id, let rate):
+            if let activity {
+                activity.setTaskLimit(TaskID(id), rate)
+            } else {
+                do {
+                    try journal.setMaxDownloadLimit(rate, for: TaskID(id))
+                } catch {
+                    report(error)
+                }
+            }
         case .quit, .quitAndStop:
             break
         }

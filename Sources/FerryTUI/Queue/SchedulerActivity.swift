@@ -54,7 +54,15 @@ public final class SchedulerActivity: TransferActivity {
     public func journalDidChange() { commands.yield { await $0.journalDidChange() } }
     public func pause(_ ids: [TaskID]) { commands.yield { await $0.pause(ids) } }
     public func resume(_ ids: [TaskID]) { commands.yield { await $0.resume(ids) } }
+    public func setTaskLimit(_ id: TaskID, _ rate: Int64?) {
+        commands.yield { try? await $0.setMaxDownloadLimit(rate, for: id) }
+    }
     public func setLimits(_ limits: TransferLimits) {
-        commands.yield { await $0.setLimits(maximumConcurrent: limits.maximumConcurrent, maximumPerHost: limits.maximumPerHost) }
+        commands.yield { scheduler in
+            await scheduler.setLimits(maximumConcurrent: limits.maximumConcurrent, maximumPerHost: limits.maximumPerHost)
+            if await scheduler.overallLimits.download != limits.overallDownload {
+                try? await scheduler.setOverallLimits(download: .some(limits.overallDownload))
+            }
+        }
     }
 }

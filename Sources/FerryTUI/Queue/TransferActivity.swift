@@ -25,6 +25,9 @@ public protocol TransferActivity: AnyObject, Sendable {
     /// `setLimits(_:)` changes the engine's concurrency limits while it runs; nothing by
     /// default (an engine that cannot change them).
     func setLimits(_ limits: TransferLimits)
+    /// `setTaskLimit(_:_:)` changes one download's own speed limit (`nil`: none), applied at
+    /// once when it runs; nothing by default.
+    func setTaskLimit(_ id: TaskID, _ rate: Int64?)
     /// `stopEngine()` asks the engine to stop once the front end has quit (its transfers
     /// checkpointed and kept queued); nothing by default (an engine in the front end's own
     /// process stops with it).
@@ -40,4 +43,5 @@ extension TransferActivity {
     public func resume(_ ids: [TaskID]) { ids.forEach { resume($0) } }
     public func stopEngine() {}
     public func setLimits(_ limits: TransferLimits) {}
+    public func setTaskLimit(_ id: TaskID, _ rate: Int64?) {}
 }

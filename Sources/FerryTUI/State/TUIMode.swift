@@ -4,6 +4,11 @@ public enum TUIMode: Sendable, Hashable {
     case list
     /// `filter`: the filter prompt in the message line is being edited; the list filters as you type.
     case filter(LineEditor)
+    /// `limitPrompt`: the prompt for the download speed all transfers share is open in the
+    /// message line.
+    case limitPrompt(LineEditor)
+    /// `taskLimitPrompt`: the prompt for one task's own download speed is open.
+    case taskLimitPrompt(LineEditor, TaskRow.ID)
     /// `form`: an add dialog is open.
     case form(FormDialog)
     /// `confirmRemove`: the remove confirmation is open.

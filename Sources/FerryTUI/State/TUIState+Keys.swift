@@ -4,6 +4,8 @@ extension TUIState {
         switch mode {
         case .list: return handleList(key)
         case .filter(let editor): return handleFilter(key, editor: editor)
+        case .limitPrompt(let editor): return handleLimitPrompt(key, editor: editor)
+        case .taskLimitPrompt(let editor, let id): return handleLimitPrompt(key, editor: editor, task: id)
         case .form(let dialog): return handleForm(key, dialog: dialog)
         case .confirmRemove(let question): return handleConfirm(key, question: question)
         case .confirmPurge(let question): return handlePurge(key, question: question)
@@ -28,6 +30,12 @@ extension TUIState {
             editor.insert(FormDialog.pastedLines(text).joined(separator: " "))
             setMode(.filter(editor))
             setFilter(editor.text)
+        case .limitPrompt(var editor):
+            editor.insert(FormDialog.pastedLines(text).joined())
+            setMode(.limitPrompt(editor))
+        case .taskLimitPrompt(var editor, let id):
+            editor.insert(FormDialog.pastedLines(text).joined())
+            setMode(.taskLimitPrompt(editor, id))
         case .form(var dialog):
             dialog.paste(text)
             setMode(.form(dialog))
@@ -78,6 +86,23 @@ extension TUIState {
         case .quit:
             finish()
             return [.perform(.quit), .quit]
+        case .fasterOverall: return changeOverallLimit(up: true)
+        case .slowerOverall: return changeOverallLimit(up: false)
+        case .typeTaskLimit:
+            guard let task = selectedTask else { return noTask() }
+            guard task.kind == .download else {
+                setMessage(StatusMessage("Only downloads have a speed limit"))
+                return []
+            }
+            setMode(.taskLimitPrompt(LineEditor(), task.id))
+            return []
+        case .typeOverallLimit:
+            guard let limits = stats.limits else {
+                setMessage(StatusMessage("The engine has not told its limits yet"))
+                return []
+            }
+            setMode(.limitPrompt(LineEditor(limits.overallDownload.map(TransferLimits.rateText) ?? "")))
+            return []
         case .moreAtOnce: return changeLimits(concurrent: 1, perHost: 0)
         case .fewerAtOnce: return changeLimits(concurrent: -1, perHost: 0)
         case .morePerHost: return changeLimits(concurrent: 0, perHost: 1)

@@ -5,13 +5,15 @@ struct FooterView {
     let message: StatusMessage?
     /// `prompt` is the filter editor while the filter prompt is open.
     let prompt: LineEditor?
+    /// `promptLabel` is written before the prompt's text, "Filter: " by default.
+    var promptLabel = "Filter: "
 
     func render(into grid: inout Grid, hintsArea: Rect, messageArea: Rect) {
         HintBar(hints).render(into: &grid, area: hintsArea)
         guard !messageArea.isEmpty else { return }
         grid.fill(messageArea.row(0), style: .normal)
         if let prompt {
-            let x = messageArea.x + grid.put("Filter: ", x: messageArea.x, y: messageArea.y, limit: messageArea.width, style: .label)
+            let x = messageArea.x + grid.put(promptLabel, x: messageArea.x, y: messageArea.y, limit: messageArea.width, style: .label)
             let view = prompt.viewport(width: messageArea.maxX - x)
             grid.put(view.text, x: x, y: messageArea.y, limit: messageArea.maxX - x, style: .normal)
             if x < messageArea.maxX { grid.cursor = Point(x: x + view.cursorColumn, y: messageArea.y) }

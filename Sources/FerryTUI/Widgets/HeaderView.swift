@@ -13,7 +13,11 @@ struct HeaderView {
         guard !area.isEmpty else { return }
         grid.fill(area.row(0), style: .header)
         var speeds = "⇣ \(ByteFormatting.speed(Double(stats.downloadSpeed)))  ⇡ \(ByteFormatting.speed(Double(stats.uploadSpeed))) "
-        if let limits = stats.limits, area.width >= 100 { speeds = limits.label + "  " + speeds }
+        if let limits = stats.limits, area.width >= 100 {
+            speeds = limits.label + "  " + speeds
+        } else if stats.limits?.offline == true {
+            speeds = "offline  " + speeds
+        }
         let speedWidth = DisplayWidth.of(speeds)
         let x = area.x + grid.put(" Ferry ", x: area.x, y: area.y, limit: area.width, style: .title)
         let counts = Self.order.compactMap { state -> String? in

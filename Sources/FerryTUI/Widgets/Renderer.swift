@@ -24,12 +24,21 @@ public enum Renderer {
             DetailView(task: state.selectedTask).render(into: &grid, area: detail)
         }
         var prompt: LineEditor?
+        var promptLabel = "Filter: "
         let hints: [KeyHint]
         switch state.mode {
         case .list: hints = listHints(for: state)
         case .filter(let editor):
             hints = state.keys.filter.hints
             prompt = editor
+        case .limitPrompt(let editor):
+            hints = state.keys.filter.hints
+            prompt = editor
+            promptLabel = "Shared download limit (2M, 500K, off): "
+        case .taskLimitPrompt(let editor, let id):
+            hints = state.keys.filter.hints
+            prompt = editor
+            promptLabel = "#\(id) download limit (2M, 500K, off): "
         case .form: hints = state.keys.form.hints
         case .confirmRemove(let question): hints = answers(to: question, keys: state.keys)
         case .confirmPurge(let question): hints = answers(to: question, keys: state.keys)
@@ -37,10 +46,10 @@ public enum Renderer {
         // The help and the full text cover the screen and draw their own hints: none under them.
         case .help, .text: hints = []
         }
-        FooterView(hints: hints, message: state.message, prompt: prompt)
+        FooterView(hints: hints, message: state.message, prompt: prompt, promptLabel: promptLabel)
             .render(into: &grid, hintsArea: layout.hints, messageArea: layout.message)
         switch state.mode {
-        case .list, .filter:
+        case .list, .filter, .limitPrompt, .taskLimitPrompt:
             break
         case .form(let dialog):
             grid.cursor = nil

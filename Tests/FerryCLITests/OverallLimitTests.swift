@@ -1,0 +1,158 @@
+import FerryTestSupport
+import Foundation
+import Testing
+
+/// The engine's shared speed limit from the command line and through the daemon: kept in the
+/// journal, changed live by `ferry limit` and aria2's `changeGlobalOption`/`changeOption`,
+/// measured on real transfers from nginx on 127.0.0.1 (unthrottled: Ferry's limit is the only one).
+@Suite(.serialized) struct OverallLimitTests {
+    /// `Meter` reads each task's completed bytes from the daemon.
+    struct Meter {
+        let daemon: FerryDaemon
+
+        func completed() throws -> [String: Int64] {
+            var table: [String: Int64] = [:]
+            for (gid, status) in try daemon.statuses() {
+                table[gid] = Int64(status["completedLength"] as? String ?? "") ?? 0
+            }
+            return table
+        }
+
+        /// The bytes per second each of `gids` moved over `seconds`.
+        func rates(_ gids: [String], over seconds: Double) throws -> [Double] {
+            let start = try completed()
+            let began = Date()
+            usleep(useconds_t(seconds * 1_000_000))
+            let end = try completed()
+            let elapsed = Date().timeIntervalSince(began)
+            return gids.map { Double((end[$0] ?? 0) - (start[$0] ?? 0)) / elapsed }
+        }
+    }
+
+    private func bigFiles(_ count: Int) throws -> (NginxServer, TemporaryDirectory) {
+        let www = try TemporaryDirectory(worldReadable: true)
+        for index in 0..<count {
+            try Pattern.writeFile(at: www.file("f\(index).bin"), count: 256 << 20, seed: index)
+        }
+        return (try NginxServer.start(root: www.url), www)
+    }
+
+    @Test func badRatesAreRefusedNamingTheValue() throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let limit = try runFerry(["limit", "12Q"], stateDirectory: state.url)
+        #expect(limit.exitStatus == 2)
+        #expect(limit.stderr.contains("12Q"), "\(limit.stderr)")
+        for command in ["get", "resume", "daemon"] {
+            let arguments = [command, "--overall-limit", "fast"] + (command == "get" ? ["http://127.0.0.1:9/x"] : [])
+            let bad = try runFerry(arguments, stateDirectory: state.url)
+            #expect(bad.exitStatus == 2, "\(command): \(bad.stderr)")
+            #expect(bad.stderr.contains("--overall-limit") && bad.stderr.contains("fast"), "\(command): \(bad.stderr)")
+        }
+        for command in ["get", "resume", "daemon", "tui"] {
+            let help = try runFerry([command, "--help"])
+            #expect(help.stdout.contains("--overall-limit") && help.stdout.contains("--overall-upload-limit"), "\(command)")
+        }
+    }
+
+    @Test func withoutAnEngineTheSharedLimitIsKeptInTheJournal() throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        #expect(try runFerry(["limit", "2M"], stateDirectory: state.url).exitStatus == 0)
+        #expect(try runFerry(["limit", "--upload", "300K"], stateDirectory: state.url).exitStatus == 0)
+        let shown = try runFerry(["limit"], stateDirectory: state.url)
+        #expect(shown.stdout == "download: 2 MiB/s\nupload: 300 KiB/s\n", "\(shown.stdout)")
+        // An engine given one of the two keeps the other.
+        let resume = try runFerry(["resume", "--overall-upload-limit", "100K"], stateDirectory: state.url)
+        #expect(resume.exitStatus == 0, "\(resume.stderr)")
+        #expect(try runFerry(["limit"], stateDirectory: state.url).stdout == "download: 2 MiB/s\nupload: 100 KiB/s\n")
+        #expect(try runFerry(["limit", "--upload", "300K"], stateDirectory: state.url).exitStatus == 0)
+        #expect(try runFerry(["limit", "off"], stateDirectory: state.url).exitStatus == 0)
+        #expect(try runFerry(["limit"], stateDirectory: state.url).stdout.hasPrefix("download: off\n"))
+        let missing = try runFerry(["limit", "100K", "42"], stateDirectory: state.url)
+        #expect(missing.exitStatus == 2 && missing.stderr.contains("#42: no such task"), "\(missing.stderr)")
+
+        // And a daemon started later runs under what was kept.
+        #expect(try runFerry(["limit", "768K"], stateDirectory: state.url).exitStatus == 0)
+        let daemon = try FerryDaemon.start(stateDirectory: state.url)
+        defer { daemon.stop() }
+        let options = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
+        #expect(options["max-overall-download-limit"] as? String == String(768 << 10))
+        #expect(options["max-overall-upload-limit"] as? String == String(300 << 10))
+
+        // And the terminal UI's methods carry it both ways.
+        let set = try #require(try daemon.result("ferry.setLimits", [["overallLimit": 1 << 20]]) as? [String: Any])
+        #expect((set["overallLimit"] as? NSNumber)?.int64Value == 1 << 20)
+        let activity = try #require(try daemon.result("ferry.activity") as? [String: Any])
+        let limits = try #require(activity["limits"] as? [String: Any])
+        #expect((limits["overallLimit"] as? NSNumber)?.int64Value == 1 << 20)
+        #expect(try runFerry(["limit"], stateDirectory: state.url).stdout.hasPrefix("download: 1 MiB/s\n"))
+        let negative = try daemon.call("ferry.setLimits", [["overallLimit": -5]])
+        #expect(negative["error"] != nil)
+    }
+
+    @Test func ferryLimitChangesTheRateOfARunningDaemonWithinASecond() throws {
+        // Given a daemon started with --overall-limit 256K, running two large downloads.
+        let (nginx, www) = try bigFiles(2)
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { nginx.stop(); www.remove(); out.remove(); state.remove() }
+        let daemon = try FerryDaemon.start(stateDirectory: state.url, arguments: ["--overall-limit", "256K"])
+        defer { daemon.stop() }
+        let gids = try (0..<2).map { index in
+            try #require(try daemon.result("aria2.addUri", [[nginx.url("/f\(index).bin").absoluteString], ["dir": out.path]]) as? String)
+        }
+        let meter = Meter(daemon: daemon)
+        #expect(daemon.waitUntil(timeout: .seconds(20)) { (try? meter.completed()).map { c in gids.allSatisfy { (c[$0] ?? 0) > 0 } } ?? false })
+        usleep(1_000_000)
+        let slow = try meter.rates(gids, over: 3).reduce(0, +)
+        #expect(abs(slow - Double(256 << 10)) < 0.1 * Double(256 << 10), "\(slow)")
+
+        // When `ferry limit 1M` runs.
+        let change = try runFerry(["limit", "1M"], stateDirectory: state.url)
+        #expect(change.exitStatus == 0, "\(change.stderr)")
+
+        // Then within a second the two move 1 MiB/s together, and the daemon reports it.
+        usleep(1_000_000)
+        let fast = try meter.rates(gids, over: 3).reduce(0, +)
+        #expect(abs(fast - Double(1 << 20)) < 0.1 * Double(1 << 20), "\(fast)")
+        let options = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
+        #expect(options["max-overall-download-limit"] as? String == String(1 << 20))
+
+        // When one task is capped below its fair share (`ferry limit 128K ID`).
+        let id = String(Int(gids[0], radix: 16) ?? 0)
+        let cap = try runFerry(["limit", "128K", id], stateDirectory: state.url)
+        #expect(cap.exitStatus == 0, "\(cap.stderr)")
+
+        // Then it runs at its cap and the other takes the rest of the budget.
+        usleep(1_000_000)
+        let split = try meter.rates(gids, over: 3)
+        #expect(abs(split[0] - Double(128 << 10)) < 0.15 * Double(128 << 10), "\(split)")
+        #expect(abs(split[1] - Double((1 << 20) - (128 << 10))) < 0.1 * Double((1 << 20) - (128 << 10)), "\(split)")
+        let status = try #require(try daemon.result("aria2.getOption", [gids[0]]) as? [String: Any])
+        #expect(status["max-download-limit"] as? String == String(128 << 10))
+    }
+
+    @Test func getHandingItsDownloadsToADaemonGivesItTheLimit() throws {
+        // Given a running daemon without a limit, and a small file.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { www.remove(); out.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("s.bin"), count: 64 << 10, seed: 1)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        let daemon = try FerryDaemon.start(stateDirectory: state.url)
+        defer { daemon.stop() }
+
+        // When ferry get runs through it with --overall-limit 512K.
+        let get = try runFerry(["get", "-q", "--overall-limit", "512K", "-d", out.path, nginx.url("/s.bin").absoluteString],
+                               stateDirectory: state.url)
+
+        // Then the download is saved and the daemon runs under the limit from then on.
+        #expect(get.exitStatus == 0, "\(get.stderr)")
+        #expect(try Data(contentsOf: out.file("s.bin")) == Pattern.bytes(count: 64 << 10, seed: 1))
+        let options = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
+        #expect(options["max-overall-download-limit"] as? String == String(512 << 10))
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Synchronization
+@testable import FerryKit
+
+/// `RateRecorder` notes each task's received bytes from a session's progress events, on the
+/// thread that publishes them, and answers what moved in windows of time.
+final class RateRecorder: Sendable {
+    private let samples = Mutex<[Int: [(time: Double, bytes: Int64)]]>([:])
+    private let clock = SystemClock()
+    private let token = Mutex<Int?>(nil)
+
+    init(session: SessionManager) {
+        let id = session.observe { [weak self] event in
+            guard case .progress(let taskID, let progress) = event, let self else { return }
+            let now = clock.now()
+            samples.withLock { $0[taskID, default: []].append((now, progress.receivedBytes)) }
+        }
+        token.withLock { $0 = id }
+    }
+
+    /// Seconds on the recorder's clock.
+    var now: Double { clock.now() }
+
+    /// The bytes `taskID` had received at `time` (the last sample at or before it).
+    func bytes(of taskID: Int, at time: Double) -> Int64 {
+        samples.withLock { all in
+            all[taskID, default: []].last { $0.time <= time }?.bytes ?? 0
+        }
+    }
+
+    /// The bytes `taskID` received between `start` and `end`.
+    func moved(by taskID: Int, from start: Double, to end: Double) -> Int64 {
+        bytes(of: taskID, at: end) - bytes(of: taskID, at: start)
+    }
+
+    /// The bytes `taskID` received in each whole second from `start` to `end`.
+    func perSecond(of taskID: Int, from start: Double, to end: Double) -> [Int64] {
+        var result: [Int64] = []
+        var from = start
+        while from + 1 <= end + 1e-9 {
+            result.append(moved(by: taskID, from: from, to: from + 1))
+            from += 1
+        }
+        return result
+    }
+}

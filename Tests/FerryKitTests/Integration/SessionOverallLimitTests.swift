@@ -1,0 +1,163 @@
+import FerryTestSupport
+import Foundation
+import Testing
+@testable import FerryKit
+
+/// `SessionConfiguration.overallLimits` and `SessionManager.setOverallLimits`: one budget
+/// shared by every transfer of the engine, through the real engine from a real nginx on
+/// 127.0.0.1 (unthrottled: the budget is the only limit).
+@Suite(.serialized) struct SessionOverallLimitTests {
+    /// Waits on the recorder until every task has moved a byte, at most `timeout` seconds.
+    private func waitUntilAllMove(_ tasks: [TransferTask], _ recorder: RateRecorder, timeout: Double = 20) async throws {
+        let deadline = recorder.now + timeout
+        while recorder.now < deadline {
+            if tasks.allSatisfy({ recorder.bytes(of: $0.id, at: recorder.now) > 0 }) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    private func start(_ count: Int, size: Int, session: SessionManager, nginx: NginxServer, out: TemporaryDirectory,
+                       caps: [Int: Int64] = [:]) -> [TransferTask] {
+        (0..<count).map { index in
+            var request = Request(url: nginx.url("/f\(index)"))
+            request.maximumReceiveSpeed = caps[index]
+            let task = session.downloadTask(with: request, to: DownloadDestination(directory: out.url, fileName: "f\(index)"))
+            task.resume()
+            return task
+        }
+    }
+
+    @Test func threeTransfersShareOneBudgetFairlyAndACapIsKept() async throws {
+        // Given four 64 MiB files, a session with a 1 MiB/s budget, and the fourth transfer
+        // capped at 64 KiB/s (below its fair share of 256 KiB/s).
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        defer { www.remove(); out.remove() }
+        for index in 0..<4 { try Pattern.writeFile(at: www.file("f\(index)"), count: 64 << 20, seed: index) }
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        var configuration = SessionConfiguration()
+        configuration.overallLimits = OverallLimits(download: 1 << 20)
+        let session = SessionManager(configuration: configuration)
+        defer { session.invalidate() }
+        let recorder = RateRecorder(session: session)
+
+        // When all four run for 5 seconds (after the first second).
+        let tasks = start(4, size: 64 << 20, session: session, nginx: nginx, out: out, caps: [3: 64 << 10])
+        try await waitUntilAllMove(tasks, recorder)
+        try await Task.sleep(for: .seconds(1))
+        let from = recorder.now
+        try await Task.sleep(for: .seconds(5))
+        let to = recorder.now
+
+        // Then together they moved the budget (within 5%), the capped one its cap (within
+        // 15%), the three others a third each of the rest (within 25%), every second.
+        let moved = tasks.map { recorder.moved(by: $0.id, from: from, to: to) }
+        let seconds = to - from
+        let total = Double(moved.reduce(0, +)) / seconds
+        #expect(abs(total - Double(1 << 20)) < 0.05 * Double(1 << 20), "\(moved)")
+        #expect(abs(Double(moved[3]) / seconds - Double(64 << 10)) < 0.15 * Double(64 << 10), "\(moved)")
+        let fair = Double((1 << 20) - (64 << 10)) / 3
+        for index in 0..<3 {
+            #expect(abs(Double(moved[index]) / seconds - fair) < 0.25 * fair, "\(index): \(moved)")
+            #expect(recorder.perSecond(of: tasks[index].id, from: from, to: to).allSatisfy { $0 > 0 })
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    @Test func aNewBudgetAppliesToRunningTransfersAtOnce() async throws {
+        // Given two transfers running under a 2 MiB/s budget.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        defer { www.remove(); out.remove() }
+        for index in 0..<2 { try Pattern.writeFile(at: www.file("f\(index)"), count: 64 << 20, seed: index) }
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        var configuration = SessionConfiguration()
+        configuration.overallLimits = OverallLimits(download: 2 << 20)
+        let session = SessionManager(configuration: configuration)
+        defer { session.invalidate() }
+        let recorder = RateRecorder(session: session)
+        let tasks = start(2, size: 64 << 20, session: session, nginx: nginx, out: out)
+        try await waitUntilAllMove(tasks, recorder)
+
+        // When the budget drops to 256 KiB/s.
+        await session.setOverallLimits(OverallLimits(download: 256 << 10))
+        #expect(session.overallLimits.download == 256 << 10)
+        let changed = recorder.now
+
+        // Then from a second later on the two together move 256 KiB/s (within 10%), and once
+        // lifted they go far faster.
+        try await Task.sleep(for: .seconds(1))
+        let from = recorder.now
+        try await Task.sleep(for: .seconds(3))
+        let to = recorder.now
+        let slow = Double(tasks.map { recorder.moved(by: $0.id, from: from, to: to) }.reduce(0, +)) / (to - from)
+        #expect(abs(slow - Double(256 << 10)) < 0.1 * Double(256 << 10), "\(slow) B/s after the change at \(changed)")
+        await session.setOverallLimits(OverallLimits())
+        try await Task.sleep(for: .seconds(1))
+        let liftedFrom = recorder.now
+        try await Task.sleep(for: .seconds(1))
+        let fast = Double(tasks.map { recorder.moved(by: $0.id, from: liftedFrom, to: recorder.now) }.reduce(0, +))
+        #expect(fast > 4 * Double(256 << 10) || tasks.allSatisfy { $0.state == .completed }, "\(fast)")
+        for task in tasks { task.cancel() }
+    }
+
+    @Test func aBudgetSetOnTransfersStartedWithoutOneIsSmoothAtOnce() async throws {
+        // Given two transfers started without a budget (nginx sends each 4 MB/s, so they
+        // read libcurl's largest pieces).
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        defer { www.remove(); out.remove() }
+        for index in 0..<2 { try Pattern.writeFile(at: www.file("f\(index)"), count: 128 << 20, seed: index) }
+        let nginx = try NginxServer.start(root: www.url, limitRate: "4m")
+        defer { nginx.stop() }
+        let session = SessionManager()
+        defer { session.invalidate() }
+        let recorder = RateRecorder(session: session)
+        let tasks = start(2, size: 128 << 20, session: session, nginx: nginx, out: out)
+        try await waitUntilAllMove(tasks, recorder)
+        try await Task.sleep(for: .milliseconds(500))
+
+        // When a budget of 256 KiB/s is set.
+        await session.setOverallLimits(OverallLimits(download: 256 << 10))
+
+        // Then from the next second on each receives its half every second (within 30%),
+        // not a burst followed by silence.
+        try await Task.sleep(for: .seconds(1))
+        let from = recorder.now
+        try await Task.sleep(for: .seconds(4))
+        let to = recorder.now
+        for task in tasks {
+            let seconds = recorder.perSecond(of: task.id, from: from, to: to)
+            let half = Double(128 << 10)
+            #expect(seconds.allSatisfy { abs(Double($0) - half) < 0.3 * half }, "\(seconds)")
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    @Test func anUploadBudgetHoldsTheSendRate() async throws {
+        // Given a 3 MB upload to the fault server's sink under a 1 MB/s upload budget.
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        var configuration = SessionConfiguration()
+        configuration.overallLimits = OverallLimits(upload: 1_000_000)
+        let session = SessionManager(configuration: configuration)
+        defer { session.invalidate() }
+        let started = SystemClock().now()
+
+        // When it is sent.
+        let task = session.uploadTask(with: Request(url: server.url("/sink"), method: .post),
+                                      body: .data(Data(count: 3_000_000)))
+        task.resume()
+        let outcome = await task.outcome()
+
+        // Then it was accepted, and took about 3 s (a burst of a tenth of a second is allowed).
+        guard case .success(let result) = outcome, result.response.statusCode == 200 else {
+            Issue.record("\(outcome)")
+            return
+        }
+        let elapsed = SystemClock().now() - started
+        #expect(elapsed > 2.6 && elapsed < 4.5, "\(elapsed) s")
+    }
+}
