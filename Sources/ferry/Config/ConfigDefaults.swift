@@ -96,6 +96,7 @@ enum ConfigDefaults {
         var resolved = Resolved()
         var user: (name: String, line: Int)?
         var password: String?
+        var connections: (count: Int, line: Int)?
         for entry in file.entries {
             guard let option = ConfigOption.named(entry.key) else {
                 if !resolved.ignored.contains(where: { $0.key == entry.key }) { resolved.ignored.append((entry.key, entry.line)) }
@@ -105,6 +106,12 @@ enum ConfigDefaults {
             case "http-user": user = (entry.value, entry.line)
             case "http-passwd": password = entry.value
             case "rpc-secret": resolved.secret = entry.value
+            case "split", "max-connection-per-server":
+                // aria2 uses the smaller of the two.
+                guard let count = Int(entry.value), (1...16).contains(count) else {
+                    throw ConfigFile.Problem(path: file.path, line: entry.line, message: "\(entry.key) is 1 to 16 connections, not \(entry.value.displayable)")
+                }
+                connections = (min(count, connections?.count ?? count), entry.line)
             default:
                 do throws(ConfigMessage) {
                     let arguments = try option.arguments(for: entry.value)
@@ -113,6 +120,9 @@ enum ConfigDefaults {
                     throw ConfigFile.Problem(path: file.path, line: entry.line, message: error.text)
                 }
             }
+        }
+        if let connections {
+            resolved.arguments.append(([.get, .add], ["--connections", String(connections.count)]))
         }
         if let user {
             guard !user.name.isEmpty, !user.name.contains(":") else {

@@ -22,6 +22,18 @@ extension ConfigOption {
         ConfigOption(key: "max-download-limit", effect: .custom { value throws(ConfigMessage) in
             ["--limit-rate", try rate(value, key: "max-download-limit")]
         }, commands: [.get, .add], builtIn: "0 (none)", note: "speed cap of each download"),
+        ConfigOption(key: "max-overall-download-limit", effect: .custom { value throws(ConfigMessage) in
+            ["--overall-limit", try rate(value, key: "max-overall-download-limit")]
+        }, commands: [.get, .resume, .daemon, .tui], builtIn: "0 (none)", note: "speed of all downloads together"),
+        ConfigOption(key: "max-overall-upload-limit", effect: .custom { value throws(ConfigMessage) in
+            ["--overall-upload-limit", try rate(value, key: "max-overall-upload-limit")]
+        }, commands: [.get, .resume, .daemon, .tui], builtIn: "0 (none)", note: "speed of all uploads together"),
+        ConfigOption(key: "split", effect: .other, commands: [.get, .add],
+                     builtIn: "1", note: "connections per file (-x; with max-connection-per-server, the smaller)"),
+        ConfigOption(key: "max-connection-per-server", effect: .other, commands: [.get, .add],
+                     builtIn: "1", note: "connections per file (-x; with split, the smaller)"),
+        ConfigOption(key: "min-split-size", effect: .value("--min-split-size"), commands: [.get, .add],
+                     builtIn: "1M", note: "no range with less than twice this left is split"),
         ConfigOption(key: "lowest-speed-limit", effect: .custom { value throws(ConfigMessage) in
             ["--low-speed-limit", try rate(value, key: "lowest-speed-limit")]
         }, commands: [.get], builtIn: "1K", note: "slower than this for the low-speed time is a stall"),
