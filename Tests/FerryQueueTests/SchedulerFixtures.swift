@@ -140,7 +140,8 @@ struct GatedDownloadDelegateFactory: DownloadDelegateFactory {
     }
 }
 
-/// `Gate` blocks callers of `pass()` until `open()` (for at most 20 s, so a broken test ends).
+/// `Gate` blocks callers of `pass()` until `open()` (for at most 60 s, so a broken test ends;
+/// longer than any wait of a test on a loaded machine, so the gate never opens by itself first).
 final class Gate: Sendable {
     private let opened = DispatchSemaphore(value: 0)
 
@@ -150,7 +151,7 @@ final class Gate: Sendable {
     }
 
     @Sendable func pass() {
-        _ = opened.wait(timeout: .now() + 20)
+        _ = opened.wait(timeout: .now() + 60)
         opened.signal()
     }
 }

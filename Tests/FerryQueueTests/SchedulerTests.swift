@@ -84,7 +84,7 @@ import Testing
         // When the first transfers are over but their files cannot finish: the next two start
         // (a finishing file does not hold a slot), and no more than the bound of finishing
         // files allows (4 times the limit: 8 finishing and 2 transferring, 10 of the 12).
-        #expect(await recorder.wait(timeout: .seconds(10)) { events in
+        #expect(await recorder.wait(timeout: .seconds(30)) { events in
             events.filter { if case .started = $0 { return true } else { return false } }.count == 10
         })
         try await Task.sleep(for: .milliseconds(300))
