@@ -39,9 +39,9 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     let ranges: [SegmentRange]
     let connectionLimit: Int
     let minSplitSize: Int64
-    private let clock: any MonotonicClock
-    private let checkpoint: @Sendable (ResumeData, [SegmentRange]) -> Void
-    private let state: LockedState<State>
+    let clock: any MonotonicClock
+    let checkpoint: @Sendable (ResumeData, [SegmentRange]) -> Void
+    let state: LockedState<State>
 
     /// Makes a download using up to `connections` connections, resuming `ranges` (recorded
     /// with `resumeFrom`'s validators) or, without them, `resumeFrom`'s single-stream offset.
@@ -109,7 +109,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     }
 
     /// Work decided under the lock and done after it.
-    private struct Actions {
+    struct Actions {
         var resume: [TransferTask] = []
         var cancel: [TransferTask] = []
         var progress: TransferProgress?
@@ -279,7 +279,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     }
 
     /// A connection's transfer ended (any thread).
-    private func connectionEnded(_ number: Int, outcome: Result<TransferResult, FerryError>) {
+    func connectionEnded(_ number: Int, outcome: Result<TransferResult, FerryError>) {
         var actions = Actions()
         state.withLock { state in
             guard let entry = state.connections.removeValue(forKey: number) else { return }
@@ -343,236 +343,9 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         perform(actions)
     }
 
-    // MARK: - Under the lock
-
-    /// `resumePlan()` is the plan of recorded ranges, or of a single stream's durable prefix.
-    private func resumePlan() -> SegmentPlan? {
-        guard let resumeFrom, resumeFrom.ifRange != nil, let total = resumeFrom.totalLength, total > 0 else { return nil }
-        if !ranges.isEmpty { return SegmentPlan(total: total, minSplitSize: minSplitSize, ranges: ranges) }
-        guard resumeFrom.durableOffset > 0, resumeFrom.durableOffset <= total else { return nil }
-        return SegmentPlan(total: total, minSplitSize: minSplitSize,
-                           ranges: [SegmentRange(start: 0, end: total, durableOffset: resumeFrom.durableOffset)])
-    }
-
-    /// Starts connections while fewer than allowed run and some range is left to take.
-    private func fill(_ state: inout State, actions: inout Actions) {
-        guard state.phase == .running, state.plan != nil else { return }
-        while state.connections.count < state.maxConnections {
-            let number = state.nextNumber
-            let speeds = establishedSpeeds(state)
-            // A connection younger than the grace has no speed yet: it counts as the others' mean.
-            let mean = speeds.isEmpty ? 1 : speeds.values.reduce(0, +) / Double(speeds.count)
-            guard let index = state.plan?.claim(for: number, finishEstimate: { piece in
-                Double(piece.remaining) / max(1, piece.owner.flatMap { speeds[$0] } ?? mean)
-            }), let piece = state.plan?[index] else { return }
-            open(&state, actions: &actions, range: (piece.next, piece.end - 1))
-        }
-    }
-
-    /// `establishedSpeeds(_:)` are the speeds of the connections older than two seconds.
-    private func establishedSpeeds(_ state: State) -> [Int: Double] {
-        let now = clock.now()
-        return state.connections.filter { now - $0.value.started >= 2 }.mapValues { Double($0.bytes) / (now - $0.started) }
-    }
-
-    /// Stops a crawling connection whose range is too small to split once another could take
-    /// it: below a third of the others' mean speed after five seconds.
-    private func takeOverCrawling(_ state: inout State, actions: inout Actions) {
-        guard state.phase == .running, let plan = state.plan, state.connections.count < state.maxConnections,
-              state.connections.count >= 1 else { return }
-        let now = clock.now()
-        let speeds = state.connections.mapValues { Double($0.bytes) / max(0.5, now - $0.started) }
-        let mean = max(speeds.values.reduce(0, +) / Double(speeds.count), state.fastest)
-        for (number, entry) in state.connections where now - entry.started > 5 && !entry.stoppedByUs {
-            guard let index = plan.index(of: number), plan[index].remaining > 0,
-                  plan[index].remaining < 2 * minSplitSize, (speeds[number] ?? 0) < mean / 3 else { continue }
-            state.connections[number]?.stoppedByUs = true
-            state.plan?.release(number)
-            let takeover = state.nextNumber
-            let newIndex = state.plan?.takeOver(index, by: takeover) ?? index
-            if let piece = state.plan?[newIndex] {
-                actions.cancel.append(entry.task)
-                open(&state, actions: &actions, range: (piece.next, piece.end - 1))
-            }
-            return
-        }
-    }
-
-    /// Makes a connection for `range` (`nil`: the first request, without `Range`).
-    private func open(_ state: inout State, actions: inout Actions, range: (Int64, Int64)?) {
-        guard let face = state.face else { return }
-        let number = state.nextNumber
-        state.nextNumber += 1
-        var request = face.request
-        if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
-        request.usesOwnConnection = true
-        // The connections share about 2 MiB of receive buffers (512 KiB each up to 4).
-        request.receiveBufferSize = min(face.session.configuration.receiveBufferSize,
-                                        max(64 << 10, (2 << 20) / connectionLimit))
-        // The task's speed cap is shared: each connection gets its part of it.
-        if let cap = face.request.maximumReceiveSpeed, cap > 0 {
-            request.maximumReceiveSpeed = max(1, cap / Int64(connectionLimit))
-        }
-        request.headers.remove(name: "Accept-Encoding")
-        // Every connection's bytes are the file's own at their offsets: never an encoding of it.
-        request.acceptsCompression = false
-        request.headers.remove(name: "Range")
-        request.headers.remove(name: "If-Range")
-        let delegate = SegmentConnection(number: number, range: range, ifRange: range == nil ? nil : state.current?.ifRange, download: self)
-        let task = face.session.makeTask(kind: .download, request: request, delegate: delegate)
-        state.connections[number] = Connection(task: task, delegate: delegate, started: clock.now())
-        task.onFinish { [weak self] outcome in
-            self?.connectionEnded(number, outcome: outcome)
-        }
-        actions.resume.append(task)
-    }
-
-    /// Checks a reply and decides what its bytes are for.
-    private func accept(_ response: HTTPResponse, on connection: SegmentConnection, state: inout State, actions: inout Actions) throws(FerryError) {
-        let number = connection.number
-        let contentLength = response.isSuccess ? try ResumableDownloadDelegate.contentLength(of: response) : nil
-        guard let range = connection.range else {
-            // The first request of a fresh start.
-            guard response.isSuccess else {
-                state.connections[number]?.refused = true
-                state.connections[number]?.status = response
-                return
-            }
-            let total = response.statusCode == 206 ? try ResumableDownloadDelegate.wholeRangeTotal(of: response) : contentLength
-            let fresh = ResumeData(response: response, totalLength: total, durableOffset: 0)
-            guard let path = state.partialFilePath else { throw .cancelled }
-            state.file = try PartialFile.create(atPath: path, owner: policy.owner)
-            state.current = fresh
-            state.response = response
-            state.connections[number]?.accepted = true
-            let ranges = response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true
-            if let total, total > 0, ranges, fresh.ifRange != nil, connectionLimit > 1, total >= 2 * minSplitSize {
-                var plan = SegmentPlan(total: total, minSplitSize: minSplitSize)
-                _ = plan.claim(for: number) { _ in 0 }
-                state.plan = plan
-                fill(&state, actions: &actions)
-            } else {
-                state.singleOffset = 0
-            }
-            return
-        }
-        guard let current = state.current, let total = current.totalLength else { throw .cancelled }
-        let header = response.headers["Content-Range"] ?? ""
-        switch response.statusCode {
-        case 206:
-            if let changed = ResumableDownloadDelegate.changedValidator(of: response, comparedWith: current) {
-                try startOver(&state, because: changed, actions: &actions)
-            }
-            guard case .bytes(let first, let last, let replyTotal?)? = ContentRange(parsing: header), replyTotal == total else {
-                if case .bytes(_, _, let other?)? = ContentRange(parsing: header), other != total {
-                    try startOver(&state, because: "length \(other), was \(total)", actions: &actions)
-                }
-                throw .integrity(.resumeRejected("asked for bytes \(range.first)-\(range.last) of \(total), the server sent \"\(header.printable)\""))
-            }
-            guard first == range.first, last == range.last, contentLength.map({ $0 == last - first + 1 }) ?? true else {
-                throw .integrity(.resumeRejected("asked for bytes \(range.first)-\(range.last) of \(total), the server sent \"\(header.printable)\""))
-            }
-            state.connections[number]?.accepted = true
-            if state.response == nil { state.response = response }
-        case 200..<300:
-            if let changed = ResumableDownloadDelegate.changedValidator(of: response, comparedWith: current) {
-                try startOver(&state, because: changed, actions: &actions)
-            }
-            if let contentLength, contentLength != total {
-                try startOver(&state, because: "length \(contentLength), was \(total)", actions: &actions)
-            }
-            if state.connections.count == 1 {
-                // No range after all and nobody else: this connection fetches the file from zero.
-                checkpoint(ResumeData(), [])
-                try state.file?.truncate(to: 0)
-                state.plan = nil
-                state.singleOffset = 0
-                state.response = response
-                state.connections[number]?.accepted = true
-            } else {
-                state.connections[number]?.refused = true
-                state.connections[number]?.status = response
-                state.maxConnections = max(1, state.connections.count - 1)
-                throw .integrity(.resumeRejected("the server answered \(response.statusCode) to a range request; going on with fewer connections"))
-            }
-        case 416:
-            if case .unsatisfied(let other)? = ContentRange(parsing: header), other != total {
-                try startOver(&state, because: "length \(other), was \(total)", actions: &actions)
-            }
-            state.connections[number]?.refused = true
-            state.connections[number]?.status = response
-        default:
-            state.connections[number]?.refused = true
-            state.connections[number]?.status = response
-        }
-    }
-
-    /// The error of a connection whose reply was refused.
-    private func refusal(of entry: Connection, state: inout State) -> FerryError {
-        guard let response = entry.status else { return .transport(.connectionDropped("the connection ended early")) }
-        if response.isSuccess {
-            return .integrity(.resumeRejected("the server answered \(response.statusCode) to a range request"))
-        }
-        return .validation(.unacceptableStatus(response.statusCode, reason: response.reasonPhrase, url: URLMasking.mask(response.url), body: state.errorBody))
-    }
-
-    /// The file changed on the server: forget every byte (the journal first), stop every
-    /// connection, and end asking for a fresh start.
-    private func startOver(_ state: inout State, because why: String, actions: inout Actions) throws(FerryError) -> Never {
-        checkpoint(ResumeData(), [])
-        state.plan = nil
-        state.current = nil
-        let error = FerryError.integrity(.changedOnServer(why))
-        stop(&state, because: error, actions: &actions)
-        throw error
-    }
-
-    /// Stops every connection; the download ends with `error` once they all ended.
-    private func stop(_ state: inout State, because error: FerryError, actions: inout Actions) {
-        guard state.phase != .stopping, state.phase != .finished else { return }
-        state.phase = .stopping
-        state.stopError = error
-        for (number, entry) in state.connections {
-            state.connections[number]?.stoppedByUs = true
-            actions.cancel.append(entry.task)
-        }
-        if state.connections.isEmpty { actions.end = .failure(error) }
-    }
-
-    private func checkpointIfDue(_ state: inout State) throws(FerryError) {
-        guard let interval = policy.effectiveCheckpointInterval else { return }
-        let now = clock.now()
-        guard now - state.lastCheckpoint >= interval else { return }
-        state.lastCheckpoint = now
-        try checkpointNow(&state)
-    }
-
-    /// Synchronizes the file, then records every range's durable end.
-    private func checkpointNow(_ state: inout State) throws(FerryError) {
-        guard let file = state.file, var data = state.current else { return }
-        if let plan = state.plan {
-            guard plan.writtenBytes > plan.durableBytes else { return }
-            try file.synchronize()
-            state.plan?.markDurable()
-            data.durableOffset = state.plan?.durableBytes ?? 0
-            checkpoint(data, state.plan?.ranges ?? [])
-        } else if let offset = state.singleOffset, offset > 0, data.totalLength != nil {
-            try file.synchronize()
-            data.durableOffset = offset
-            checkpoint(data, [])
-        }
-    }
-
-    private func progress(_ state: inout State, force: Bool) -> TransferProgress? {
-        var snapshot = state.tracker.update(received: state.writtenBytes, expectedReceived: state.current?.totalLength, sent: 0,
-                                            expectedSent: nil, now: clock.now(), force: force)
-        snapshot?.connections = state.phase == .finished ? 0 : state.connections.count
-        return snapshot
-    }
-
     // MARK: - After the lock
 
-    private func perform(_ actions: Actions) {
+    func perform(_ actions: Actions) {
         for task in actions.cancel { task.cancel() }
         for task in actions.resume { task.resume() }
         let face = state.withLock { $0.face }
@@ -586,7 +359,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     }
 
     /// Ends the download: commits the file, or keeps what is durable and reports the error.
-    private func finish(_ face: TransferTask, _ end: Result<Void, FerryError>) {
+    func finish(_ face: TransferTask, _ end: Result<Void, FerryError>) {
         let outcome = state.withLock { state -> Result<TransferResult, FerryError> in
             state.phase = .finished
             if let snapshot = progress(&state, force: true) { face.publish(progress: snapshot) }
@@ -611,7 +384,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         face.finish(outcome)
     }
 
-    private func commit(_ state: inout State) throws(FerryError) -> TransferResult {
+    func commit(_ state: inout State) throws(FerryError) -> TransferResult {
         guard let file = state.file, let response = state.response else {
             throw .file(.io(path: state.partialFilePath ?? destination.fileName, errno: EBADF, operation: "write"))
         }

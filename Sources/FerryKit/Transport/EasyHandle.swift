@@ -122,23 +122,7 @@ final class EasyHandle {
         }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
         apply(request.securityPolicy ?? c.securityPolicy)
-        if let proxy = request.proxy {
-            set(CURLOPT_PROXY, string: proxy.url)
-            set(CURLOPT_NOPROXY, string: proxy.noProxy)
-        } else {
-            set(CURLOPT_NOPROXY, string: Self.noProxyList)
-        }
-        if usesCookies {
-            // The engine's one cookie store: what one transfer is set, the next one sends.
-            if let share = cookieShare { set(CURLOPT_SHARE, pointer: share) }
-            // Each file is read; "" turns the engine on without one.
-            for file in request.cookieFiles.isEmpty ? [""] : request.cookieFiles { set(CURLOPT_COOKIEFILE, string: file) }
-            if let jar = request.cookieJar { set(CURLOPT_COOKIEJAR, string: jar) }
-        }
-        if request.usesNetrc {
-            set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
-            if let file = request.netrcFile { set(CURLOPT_NETRC_FILE, string: file) }
-        }
+        applyConnection(request)
         if request.usesOwnConnection { set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
@@ -197,29 +181,6 @@ final class EasyHandle {
         }
         requestHeaders = all
         applyHop()
-    }
-
-    /// `apply(_:)` sets the TLS options of `policy` (see `SecurityPolicy`): verification, the
-    /// authorities (the pinned certificates alone in certificate mode), key pins and the
-    /// client certificate.
-    private func apply(_ policy: SecurityPolicy) {
-        set(CURLOPT_SSL_VERIFYPEER, policy.verifiesPeer ? 1 : 0)
-        set(CURLOPT_SSL_VERIFYHOST, policy.verifiesPeer && policy.validatesDomainName ? 2 : 0)
-        if !policy.pinnedCertificates.isEmpty {
-            let bundle = Array(policy.pinnedCertificates.joined().utf8)
-            _ = bundle.withUnsafeBytes { bytes in ccurl_easy_setopt_blob(raw, CURLOPT_CAINFO_BLOB, bytes.baseAddress, bytes.count) }
-            _ = ccurl_easy_setopt_pointer(raw, CURLOPT_CAPATH, nil)
-        } else {
-            if let file = policy.certificateAuthorityFile { set(CURLOPT_CAINFO, string: file) }
-            if let directory = policy.certificateAuthorityDirectory { set(CURLOPT_CAPATH, string: directory) }
-        }
-        if !policy.pinnedPublicKeyHashes.isEmpty {
-            set(CURLOPT_PINNEDPUBLICKEY, string: policy.pinnedPublicKeyHashes.joined(separator: ";"))
-        }
-        if let certificate = policy.clientCertificateFile {
-            set(CURLOPT_SSLCERT, string: certificate)
-            set(CURLOPT_SSLKEY, string: policy.clientKeyFile ?? certificate)
-        }
     }
 
     /// The receive speed cap of this transfer: the request's, else the session's.
@@ -400,15 +361,15 @@ final class EasyHandle {
 
     // MARK: - Callbacks (engine thread, inside curl_multi_perform)
 
-    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) {
+    func receiveHeader(_ line: UnsafeRawBufferPointer) {
         // Called for every header line, on the engine thread.
         head.receive(line)
     }
 
     /// What the write callback answers: bytes taken, a pause (the pacer's), or an error.
-    fileprivate enum BodyVerdict { case taken, pause, failed }
+    enum BodyVerdict { case taken, pause, failed }
 
-    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyVerdict {
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyVerdict {
         if isFollowedRedirect { return .taken }
         if pacer != nil, !bytes.isEmpty {
             let now = configuration.clock.now()
@@ -429,7 +390,7 @@ final class EasyHandle {
         }
     }
 
-    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         guard let body else { return 0 }
         do throws(FerryError) {
             guard sendPacer != nil else { return try body.read(into: buffer) }
@@ -444,7 +405,7 @@ final class EasyHandle {
         }
     }
 
-    fileprivate func rewindBody() -> Bool {
+    func rewindBody() -> Bool {
         guard let body else { return false }
         do throws(FerryError) {
             try body.rewind()
@@ -459,7 +420,7 @@ final class EasyHandle {
     /// no byte moved since the last: those are acted on (the delegate's tick, the progress
     /// snapshot) at most every `idleTickInterval`, which is plenty for a checkpoint each second
     /// and a speed that falls while a transfer stalls.
-    fileprivate func progress(uploaded: Int) {
+    func progress(uploaded: Int) {
         bytesSent = Int64(uploaded)
         let now = configuration.clock.now()
         let received = delegate.receivedBytes
@@ -497,63 +458,11 @@ final class EasyHandle {
         _ = ccurl_easy_setopt_long(raw, option, value)
     }
 
-    private func set(_ option: CURLoption, string: String) {
+    func set(_ option: CURLoption, string: String) {
         _ = ccurl_easy_setopt_string(raw, option, string)  // libcurl copies strings
     }
 
-    private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) {
+    func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) {
         _ = ccurl_easy_setopt_pointer(raw, option, pointer)
     }
-}
-
-private func handle(_ context: UnsafeMutableRawPointer?) -> EasyHandle? {
-    context.map { Unmanaged<EasyHandle>.fromOpaque($0).takeUnretainedValue() }
-}
-
-private let easyWriteCallback: ccurl_data_callback = { buffer, size, count, context in
-    let total = size * count
-    guard let handle = handle(context), let buffer else { return 0 }
-    switch handle.receiveBody(UnsafeRawBufferPointer(start: buffer, count: total)) {
-    case .taken: return total
-    case .pause: return ccurl_write_pause()
-    case .failed: return 0
-    }
-}
-
-private let easyHeaderCallback: ccurl_data_callback = { buffer, size, count, context in
-    let total = size * count
-    guard let handle = handle(context), let buffer else { return 0 }
-    handle.receiveHeader(UnsafeRawBufferPointer(start: buffer, count: total))
-    return total
-}
-
-/// libcurl's debug callback (set only with `SessionConfiguration.headTrace`): request and
-/// response heads go to the trace, masked; libcurl's other chatter and the bodies are dropped.
-private let easyDebugCallback: ccurl_debug_callback = { _, type, data, size, context in
-    guard let handle = handle(context), let data, let trace = handle.configuration.headTrace else { return 0 }
-    let direction: HeadTrace.Direction
-    switch type {
-    case CURLINFO_HEADER_OUT: direction = .sent
-    case CURLINFO_HEADER_IN: direction = .received
-    default: return 0
-    }
-    let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-    trace(HeadTrace(direction: direction, text: text))
-    return 0
-}
-
-private let easyReadCallback: ccurl_data_callback = { buffer, size, count, context in
-    guard let handle = handle(context), let buffer else { return ccurl_read_abort() }
-    if handle.sendMustPause(maximum: size * count) { return ccurl_read_pause() }
-    return handle.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) ?? ccurl_read_abort()
-}
-
-private let easySeekCallback: ccurl_seek_callback = { context, offset, origin in
-    guard let handle = handle(context), offset == 0, origin == SEEK_SET else { return ccurl_seekfunc_cantseek() }
-    return handle.rewindBody() ? ccurl_seekfunc_ok() : ccurl_seekfunc_fail()
-}
-
-private let easyProgressCallback: ccurl_xferinfo_callback = { context, _, _, _, uploaded in
-    handle(context)?.progress(uploaded: uploaded)
-    return 0
 }
