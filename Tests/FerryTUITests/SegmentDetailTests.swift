@@ -34,10 +34,18 @@ import Testing
             .render(into: &grid, header: grid.bounds.row(0), body: Rect(x: 0, y: 1, width: 80, height: 2))
         #expect(grid.lines()[1].contains(" 4×1.0M/s "), "\(grid.lines())")
     }
+
+    @Test func theDetailsShowTheTasksOwnSpeedCap() {
+        var capped = row()
+        capped.speedLimit = 300 * 1024
+        #expect(DetailView.lines(for: capped).first { $0.label == "Speed cap" }?.value == "300 KiB/s (l changes it)")
+        #expect(DetailView.lines(for: row()).first { $0.label == "Speed cap" }?.value == "none (l sets one)")
+    }
 }
 
 private struct OneRow: TaskRowSource {
     let row: TaskRow
     var rowCount: Int { 1 }
     func row(at index: Int) -> TaskRow? { index == 0 ? row : nil }
+
 }

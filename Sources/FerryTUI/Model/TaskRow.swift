@@ -46,6 +46,9 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
     /// `doneRanges` are the byte ranges of the file known to be on disk (a split download has
     /// several), for the detail pane's map. Empty by default.
     public var doneRanges: [Range<Int64>] = []
+    /// `speedLimit` is the task's own speed cap in bytes per second (`l` changes it); `nil`
+    /// (none: only the shared limit applies) by default.
+    public var speedLimit: Int64?
 
     /// `init(id:kind:name:state:...)` makes a row; only the identity, kind, name and state are required.
     public init(

@@ -32,6 +32,7 @@ extension TaskRow {
             ),
             reply: record.reply
         )
+        speedLimit = spec.options.maxDownloadLimit
         if !segments.isEmpty {
             doneRanges = segments.compactMap { $0.durableOffset > $0.start ? $0.start..<$0.durableOffset : nil }
         } else if done > 0 {

@@ -45,6 +45,9 @@ struct DetailView {
         }
         lines.append((task.kind == .download ? "Saving to" : "Files", task.destination, .normal))
         lines.append(("Bytes", bytesLine(task), .normal))
+        if task.kind == .download {
+            lines.append(("Speed cap", task.speedLimit.map { ByteFormatting.speed(Double($0)) + " (l changes it)" } ?? "none (l sets one)", .normal))
+        }
         if task.state == .running, task.connections > 1 { lines.append(("Connections", String(task.connections), .normal)) }
         if task.kind == .download, task.state != .done, let map = fileMap(task) { lines.append(("File map", map, .normal)) }
         if let error = task.lastError { lines.append(("Last error", error, .error)) }
