@@ -1,3 +1,4 @@
+import FerryKit
 import FerryQueue
 
 extension FerryMethods {
@@ -10,10 +11,15 @@ extension FerryMethods {
         let engine = call.engine
         let ids = try engine.ids(tasks, in: Set(TaskState.allCases))
         let records = deleteFiles ? try engine.journalCall { () throws(QueueError) in try engine.journal.tasks(ids: ids) } : []
+        // The files there before: a running task's own .part may go with its transfer (the
+        // scheduler removes it when the cancelled attempt ends), before or after this deletes it.
+        let present = records.flatMap { TaskFiles.paths(of: $0, defaultDirectory: engine.defaultDirectory) }.filter(SystemCall.exists)
         // Waiting tasks leave the queue first (notified), so none of them starts meanwhile.
         _ = try await engine.move(.ids(ids), from: [.queued, .paused], to: .cancelled, notifying: "aria2.onDownloadStop")
         let removed = await engine.scheduler.remove(ids, deleteFile: false)
-        return ["removed": .integer(Int64(removed)), "deleted": .integer(Int64(deletingFiles(of: records, engine: engine)))]
+        _ = deletingFiles(of: records, engine: engine)
+        let deleted = present.filter { !SystemCall.exists($0) }.count
+        return ["removed": .integer(Int64(removed)), "deleted": .integer(Int64(deleted))]
     }
 
     /// `purge(states, deleteFiles)`: every task in the given finished states (`done`, `failed`,
