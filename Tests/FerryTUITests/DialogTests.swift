@@ -64,6 +64,20 @@ import Testing
         #expect(effects == [.perform(.addDownload(DownloadRequest(url: "http://h/x", directory: "/dl", connections: 8)))])
     }
 
+    @Test func theSpeedCapTakesARate() {
+        // Given an add-download dialog with a URL and a speed cap that is no rate
+        var state = Fixtures.state()
+        openDownload(&state)
+        var effects = Fixtures.press(Fixtures.type("http://h/x") + [.backTab] + Fixtures.type("fast") + [.enter], in: &state)
+        // Then nothing is added and the Speed cap field says why
+        #expect(effects.isEmpty)
+        #expect(dialog(state)?.focus == 5)
+        #expect(dialog(state)?.problem == "Speed cap: a rate such as 500K or 2M")
+        // When 500K is given, the download carries 512,000 bytes a second
+        effects = Fixtures.press([.control("u")] + Fixtures.type("500K") + [.enter], in: &state)
+        #expect(effects == [.perform(.addDownload(DownloadRequest(url: "http://h/x", directory: "/dl", speedLimit: 500 * 1024)))])
+    }
+
     @Test func escapeCancelsWithoutEmitting() {
         var state = Fixtures.state()
         openDownload(&state)
@@ -129,7 +143,7 @@ import Testing
         var state = Fixtures.state()
         openDownload(&state)
         Fixtures.press([.backTab], in: &state)
-        #expect(dialog(state)?.focus == 4)
+        #expect(dialog(state)?.focus == 5)
         Fixtures.press([.down], in: &state)
         #expect(dialog(state)?.focus == 0)
     }

@@ -11,14 +11,18 @@ public struct DownloadRequest: Sendable, Hashable {
     /// `connections` is how many connections the download may use (1-16); `nil` by default
     /// (the queue's default, one).
     public var connections: Int?
+    /// `speedLimit` is the download's own speed cap in bytes per second; `nil` (none) by default.
+    public var speedLimit: Int64?
 
-    /// `init(url:directory:name:checksum:connections:)` makes a request; the name, checksum
-    /// and connections are `nil` by default.
-    public init(url: String, directory: String, name: String? = nil, checksum: String? = nil, connections: Int? = nil) {
+    /// `init(url:directory:name:checksum:connections:speedLimit:)` makes a request; the name,
+    /// checksum, connections and speed cap are `nil` by default.
+    public init(url: String, directory: String, name: String? = nil, checksum: String? = nil, connections: Int? = nil,
+                speedLimit: Int64? = nil) {
         self.url = url
         self.directory = directory
         self.name = name
         self.checksum = checksum
         self.connections = connections
+        self.speedLimit = speedLimit
     }
 }

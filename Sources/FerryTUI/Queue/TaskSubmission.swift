@@ -49,7 +49,7 @@ enum TaskSubmission {
             destinationDirectory: directory,
             requestedName: request.name,
             checksum: checksum,
-            options: TaskOptions(connections: request.connections)
+            options: TaskOptions(maxDownloadLimit: request.speedLimit, connections: request.connections)
         ))
     }
 

@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `FormDialog` is the state of an add dialog: its fields, the focused field and the
 /// validation problem shown inside it.
 ///
@@ -29,6 +31,7 @@ public struct FormDialog: Sendable, Hashable {
             FormField(label: "Name", placeholder: "optional, from the URL"),
             FormField(label: "Checksum", placeholder: "optional, sha256=HEX"),
             FormField(label: "Split", placeholder: "1 connection, up to 16 for a capped server"),
+            FormField(label: "Speed cap", placeholder: "optional, e.g. 500K or 2M"),
         ])
     }
 
@@ -192,12 +195,21 @@ public struct FormDialog: Sendable, Hashable {
             }
             connections = parsed
         }
+        var speedLimit: Int64?
+        let rate = fields[5].value
+        if !rate.isEmpty {
+            guard let parsed = try? TaskOptions.parseRate(rate) else {
+                return .failure(FieldProblem("Speed cap: a rate such as 500K or 2M", field: 5))
+            }
+            speedLimit = parsed
+        }
         return .success(.addDownload(DownloadRequest(
             url: url,
             directory: environment.expandingTilde(directory),
             name: name.isEmpty ? nil : name,
             checksum: checksum,
-            connections: connections
+            connections: connections,
+            speedLimit: speedLimit
         )))
     }
 
