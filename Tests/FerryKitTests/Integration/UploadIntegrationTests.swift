@@ -1,5 +1,6 @@
 import FerryTestSupport
 import Foundation
+import Synchronization
 import Testing
 @testable import FerryKit
 
@@ -19,16 +20,26 @@ import Testing
         form.throttle(bytesPerPacket: 16 * 1024, delay: .milliseconds(60))
         let session = SessionManager()
         defer { session.invalidate() }
-        let events = session.events()
         let task = session.uploadTask(with: form.applied(to: Request(url: server.url("/multipart"), method: .post)), body: form.requestBody)
 
-        // When the file is truncated once sending has started.
-        task.resume()
-        for await event in events {
-            if case .progress(task.id, let progress) = event, progress.sentBytes > 0 { break }
+        // When the file is truncated once sending has started: watched from a thread of its
+        // own, since in a full parallel run the tests' shared executor threads can be busy for
+        // longer than the whole throttled upload takes.
+        let path = dir.file("moving.bin").path
+        let truncation = Mutex<Int32?>(nil)
+        let watched = DispatchSemaphore(value: 0)
+        let watcher = Thread {
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while task.progress.sentBytes == 0, Date() < deadline { usleep(5_000) }
+            let result = truncate(path, 1 << 20)
+            truncation.withLock { $0 = result }
+            watched.signal()
         }
-        #expect(truncate(dir.file("moving.bin").path, 1 << 20) == 0)
+        watcher.start()
+        task.resume()
         let outcome = await task.outcome()
+        _ = watched.wait(timeout: .now() + 70)
+        #expect(truncation.withLock { $0 } == 0, "the file was truncated while it was sent")
 
         // Then the upload fails with a clear reason; nothing truncated or padded was accepted.
         guard case .failure(.upload(.fileChanged(let path, let expected, _))) = outcome else {
