@@ -16,31 +16,15 @@ extension PartialFile {
 
     /// ``reopen(at:offset:owner:)`` for a path.
     public static func reopen(atPath path: String, offset: Int64, owner: CommitMark? = nil) throws(FerryError) -> PartialFile? {
-        // An unmarked file is adopted to resume the bytes recorded at its name (and marked).
-        let ownership = owner.map { PartOwnership.of(path, owner: $0) }
-        if let ownership, !ownership.isUsable(adoptingUnmarked: true) { return nil }
-        let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT || errno == ELOOP || errno == EISDIR { return nil }
-            throw .file(.from(errno: errno, path: path, operation: "open"))
-        }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
+        // An unmarked file is adopted to resume the bytes recorded at its name (and marked);
+        // the bytes past the offset the journal recorded go.
+        guard let file = try reopenKeepingBytes(atPath: path, minimumLength: offset, owner: owner) else { return nil }
+        guard ftruncate(file.descriptor, off_t(offset)) == 0, lseek(file.descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
             let code = errno
-            Glibc.close(fd)
-            throw .file(.from(errno: code, path: path, operation: "inspect"))
-        }
-        guard status.st_mode & S_IFMT == S_IFREG, Int64(status.st_size) >= offset else {
-            Glibc.close(fd)
-            return nil
-        }
-        guard ftruncate(fd, off_t(offset)) == 0, lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else {
-            let code = errno
-            Glibc.close(fd)
+            file.close()
             throw .file(.from(errno: code, path: path, operation: "truncate"))
         }
-        if let owner, ownership == .unmarked { PartOwnership.mark(fd, with: owner) }
-        let file = PartialFile(path: path, descriptor: fd, length: offset)
+        file.length = offset
         file.writeBackStart = offset
         return file
     }
