@@ -24,9 +24,9 @@ import Testing
         // When this version opens it.
         let opening = try Journal.open(at: path)
 
-        // Then it is at version 5 and the task has no connection count of its own.
+        // Then it is at the newest version and the task has no connection count of its own.
         #expect(opening.recovery == nil)
-        #expect(try opening.journal.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 5)
+        #expect(try opening.journal.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == JournalSchema.version)
         let task = try #require(try opening.journal.task(TaskID(1)))
         #expect(task.spec.options.connections == nil)
         #expect(task.spec.options.minSplitSize == nil)

@@ -317,7 +317,7 @@ enum TaskLoader {
         let id, state, checksumAlgorithm, checksumHex, uploadMethod, uploadBodyFile, destinationDir,
             requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
             position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
-            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName, connections, minSplitSize: Int32
+            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName, connections, minSplitSize, connection: Int32
 
         init(_ names: [String]) throws {
             var positions: [String: Int32] = [:]
@@ -360,6 +360,7 @@ enum TaskLoader {
             fileName = try at("file_name")
             connections = try at("connections")
             minSplitSize = try at("min_split_size")
+            connection = try at("connection")
         }
     }
 
@@ -465,7 +466,12 @@ enum TaskLoader {
             useContentDisposition: row.bool(c.contentDisposition),
             options: TaskOptions(maxDownloadLimit: row.optionalInt64(c.maxDownloadLimit), retries: row.optionalInt(c.retries),
                                  connections: row.optionalInt(c.connections), minSplitSize: row.optionalInt64(c.minSplitSize)),
-            upload: upload)
+            upload: upload,
+            connection: try row.optionalText(c.connection).map { text in
+                do { return try ConnectionSettings(journalText: text) } catch {
+                    throw QueueError.journal(.invalidTask("task \(id) has unreadable connection settings"))
+                }
+            } ?? ConnectionSettings())
         return TaskRecord(
             id: TaskID(id),
             spec: spec,

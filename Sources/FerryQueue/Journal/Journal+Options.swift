@@ -15,3 +15,18 @@ extension Journal {
         }
     }
 }
+
+extension Journal {
+    /// `setConnection(_:for:)` replaces a task's own trust, login, proxy, cookie and compression
+    /// settings. A running transfer keeps those it started with; the next attempt uses the new
+    /// ones. Throws `.journal(.taskNotFound)`.
+    public func setConnection(_ settings: ConnectionSettings, for id: TaskID) throws(QueueError) {
+        let time = timestamp()
+        try write { db in
+            try db.execute(sql: "UPDATE task SET connection = ?, updated_at = ? WHERE id = ?",
+                           arguments: [settings.journalText, time, id.rawValue])
+            guard db.changesCount == 1 else { throw QueueError.journal(.taskNotFound(id)) }
+            try JournalMeta.bumpRevision(db)
+        }
+    }
+}

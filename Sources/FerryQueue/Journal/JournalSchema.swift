@@ -37,7 +37,7 @@ import GRDB
 ///   that shares its requested name with others keeps its own name across restarts.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 5
+    static let version = 6
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
@@ -53,6 +53,7 @@ enum JournalSchema {
         migrator.registerMigration("v3", migrate: version3)
         migrator.registerMigration("v4", migrate: version4)
         migrator.registerMigration("v5", migrate: version5)
+        migrator.registerMigration("v6", migrate: version6)
         return migrator
     }
 
@@ -166,5 +167,12 @@ enum JournalSchema {
         try db.execute(sql: "ALTER TABLE task ADD COLUMN connections INTEGER CHECK (connections BETWEEN 1 AND 16)")
         try db.execute(sql: "ALTER TABLE task ADD COLUMN min_split_size INTEGER CHECK (min_split_size > 0)")
         try db.execute(sql: "PRAGMA user_version = 5")
+    }
+
+    /// Version 6: a task's own trust, login, proxy, cookie and compression settings
+    /// (`ConnectionSettings` as JSON; `NULL`: none, the engine's apply).
+    private static func version6(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN connection TEXT CHECK (connection IS NULL OR json_valid(connection))")
+        try db.execute(sql: "PRAGMA user_version = 6")
     }
 }

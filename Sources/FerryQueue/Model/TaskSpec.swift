@@ -23,6 +23,9 @@ public struct TaskSpec: Sendable, Hashable, CustomStringConvertible {
     public var options: TaskOptions
     /// `upload` describes the body of an upload; `nil` by default (a download).
     public var upload: UploadSpec?
+    /// `connection` are the task's own trust, login, proxy, cookie and compression settings;
+    /// empty by default (the engine's apply).
+    public var connection: ConnectionSettings
 
     /// `init(urls:headers:...)` makes a spec; only `urls` is required.
     public init(
@@ -34,7 +37,8 @@ public struct TaskSpec: Sendable, Hashable, CustomStringConvertible {
         checksum: Checksum? = nil,
         useContentDisposition: Bool = false,
         options: TaskOptions = TaskOptions(),
-        upload: UploadSpec? = nil
+        upload: UploadSpec? = nil,
+        connection: ConnectionSettings = ConnectionSettings()
     ) {
         self.urls = urls
         self.headers = headers
@@ -45,6 +49,7 @@ public struct TaskSpec: Sendable, Hashable, CustomStringConvertible {
         self.useContentDisposition = useContentDisposition
         self.options = options
         self.upload = upload
+        self.connection = connection
     }
 
     /// `kind` is `.upload` when `upload` is set, else `.download`.
@@ -57,6 +62,7 @@ public struct TaskSpec: Sendable, Hashable, CustomStringConvertible {
         if let requestedName { parts.append("out=\(requestedName)") }
         if !headers.isEmpty { parts.append("headers=[\(headers.map(\.masked).joined(separator: ", "))]") }
         if let checksum { parts.append("checksum=\(checksum)") }
+        if !connection.isEmpty { parts.append(connection.description) }
         return parts.joined(separator: " ")
     }
 }

@@ -1,0 +1,192 @@
+import FerryKit
+import Foundation
+
+/// `ConnectionSettings` are a task's own trust, login, proxy, cookie and compression settings
+/// (curl's `--cacert`, `--pin`, `-k`, `--cert`, `-u`, `--netrc-file`, `--proxy`, `-b`, `-c`,
+/// `--compressed`; aria2's `ca-certificate`, `check-certificate`, `http-user`, `all-proxy`,
+/// `load-cookies`, ...), kept with the task in the journal so a queued task runs with them
+/// after a restart, in whichever engine runs it. Everything is unset by default: the engine's
+/// own settings apply.
+///
+/// Pins are kept resolved (`sha256//BASE64` hashes and PEM certificate text), so a pin file
+/// removed after the task was added changes nothing. The password is kept as given (the journal
+/// is the user's own, mode 0600 in a 0700 directory, as aria2 keeps `http-passwd` in its
+/// session file); `description` and `summary` never show it, nor a proxy's.
+public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
+    /// `insecure` skips the checks of TLS certificates and host names (`-k`); `false` by default.
+    public var insecure = false
+    /// `caFile` and `caDirectory` are the authorities trusted instead of the system's.
+    public var caFile: String?
+    public var caDirectory: String?
+    /// `pinnedKeys` are public-key pins (`sha256//BASE64`), `pinnedCertificates` certificate
+    /// pins (PEM, the only anchors); any one matching passes.
+    public var pinnedKeys: [String] = []
+    public var pinnedCertificates: [String] = []
+    /// `clientCertificate` is presented to servers that ask for one, with `clientKey` (or the
+    /// key in the same file).
+    public var clientCertificate: String?
+    public var clientKey: String?
+    /// `user` and `password` log in to the task's own origins, with `authScheme` (`any` when `nil`).
+    public var user: String?
+    public var password: String?
+    public var authScheme: Login.Scheme?
+    /// `usesNetrc` reads `.netrc` (`netrcFile`, else `~/.netrc`) for hosts without a login;
+    /// `nil`: the engine's choice.
+    public var usesNetrc: Bool?
+    public var netrcFile: String?
+    /// `proxy` carries the task's requests, except to the hosts of `noProxy`.
+    public var proxy: String?
+    public var noProxy: String?
+    /// `cookieFiles` are read into the engine's cookie store, `cookieJar` written from it when
+    /// the transfer ends.
+    public var cookieFiles: [String] = []
+    public var cookieJar: String?
+    /// `compressed` asks for a compressed body, saved decoded (never with a range).
+    public var compressed = false
+
+    public init() {}
+
+    /// `isEmpty` is true when nothing is set (the engine's settings apply).
+    public var isEmpty: Bool { self == ConnectionSettings() }
+
+    /// `setsTrust` is true when any TLS setting is set.
+    public var setsTrust: Bool {
+        insecure || caFile != nil || caDirectory != nil || !pinnedKeys.isEmpty || !pinnedCertificates.isEmpty || clientCertificate != nil
+    }
+
+    /// `securityPolicy` is the policy the TLS settings make; `nil` when none is set.
+    public var securityPolicy: SecurityPolicy? {
+        guard setsTrust else { return nil }
+        var policy = SecurityPolicy(verifiesPeer: !insecure)
+        policy.certificateAuthorityFile = caFile
+        policy.certificateAuthorityDirectory = caDirectory
+        policy.pinnedPublicKeyHashes = pinnedKeys
+        policy.pinnedCertificates = pinnedCertificates
+        policy.clientCertificateFile = clientCertificate
+        policy.clientKeyFile = clientKey
+        return policy
+    }
+
+    /// `login` is the login of `user` and `password`; `nil` without a user.
+    public var login: Login? {
+        user.map { Login(user: $0, password: password ?? "", scheme: authScheme ?? .any) }
+    }
+
+    /// `adopt(_:)` takes the pins, authorities and client certificate of `policy` (as a command
+    /// line made it, the environment's authorities included).
+    public mutating func adopt(_ policy: SecurityPolicy) {
+        insecure = !policy.verifiesPeer
+        caFile = policy.certificateAuthorityFile
+        caDirectory = policy.certificateAuthorityDirectory
+        pinnedKeys = policy.pinnedPublicKeyHashes
+        pinnedCertificates = policy.pinnedCertificates
+        clientCertificate = policy.clientCertificateFile
+        clientKey = policy.clientKeyFile
+    }
+
+    /// `apply(to:)` gives `request` what is set here; what is unset stays as it is.
+    public func apply(to request: inout Request) {
+        if let policy = securityPolicy { request.securityPolicy = policy }
+        if let login { request.login = login }
+        if let usesNetrc {
+            request.usesNetrc = usesNetrc
+            request.netrcFile = usesNetrc ? netrcFile : nil
+        }
+        if let proxy { request.proxy = ProxySettings(url: proxy, noProxy: noProxy ?? "") }
+        if !cookieFiles.isEmpty { request.cookieFiles = cookieFiles }
+        if let cookieJar { request.cookieJar = cookieJar }
+        if compressed { request.acceptsCompression = true }
+    }
+
+    /// `summary` is what is set, as option names and values (aria2's names where it has them),
+    /// secrets masked: the password as `***`, a proxy's credentials masked, pins counted.
+    public var summary: [(key: String, value: String)] {
+        var lines: [(key: String, value: String)] = []
+        if insecure { lines.append(("check-certificate", "false")) }
+        if let caFile { lines.append(("ca-certificate", caFile)) }
+        if let caDirectory { lines.append(("ca-directory", caDirectory)) }
+        if !pinnedKeys.isEmpty || !pinnedCertificates.isEmpty {
+            lines.append(("pin", pinnedKeys.isEmpty ? "\(pinnedCertificates.count) certificate(s)" : pinnedKeys.joined(separator: ";")))
+        }
+        if let clientCertificate { lines.append(("certificate", clientCertificate)) }
+        if let clientKey { lines.append(("private-key", clientKey)) }
+        if let user { lines.append(("http-user", user)) }
+        if password != nil { lines.append(("http-passwd", "***")) }
+        if let authScheme { lines.append(("http-auth", authScheme.rawValue)) }
+        if let usesNetrc { lines.append(("no-netrc", usesNetrc ? "false" : "true")) }
+        if let netrcFile { lines.append(("netrc-path", netrcFile)) }
+        if let proxy { lines.append(("all-proxy", URLMasking.mask(proxy))) }
+        if let noProxy { lines.append(("no-proxy", noProxy)) }
+        for file in cookieFiles { lines.append(("load-cookies", file)) }
+        if let cookieJar { lines.append(("save-cookies", cookieJar)) }
+        if compressed { lines.append(("http-accept-gzip", "true")) }
+        return lines
+    }
+
+    /// `description` is `summary` on one line.
+    public var description: String {
+        summary.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
+}
+
+extension ConnectionSettings: Codable {
+    private enum Key: String, CodingKey {
+        case insecure, caFile = "ca", caDirectory = "capath", pinnedKeys = "pins", pinnedCertificates = "certpins",
+             clientCertificate = "cert", clientKey = "key", user, password, authScheme = "auth", usesNetrc = "netrc",
+             netrcFile = "netrcFile", proxy, noProxy, cookieFiles = "cookies", cookieJar = "jar", compressed
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        insecure = try c.decodeIfPresent(Bool.self, forKey: .insecure) ?? false
+        caFile = try c.decodeIfPresent(String.self, forKey: .caFile)
+        caDirectory = try c.decodeIfPresent(String.self, forKey: .caDirectory)
+        pinnedKeys = try c.decodeIfPresent([String].self, forKey: .pinnedKeys) ?? []
+        pinnedCertificates = try c.decodeIfPresent([String].self, forKey: .pinnedCertificates) ?? []
+        clientCertificate = try c.decodeIfPresent(String.self, forKey: .clientCertificate)
+        clientKey = try c.decodeIfPresent(String.self, forKey: .clientKey)
+        user = try c.decodeIfPresent(String.self, forKey: .user)
+        password = try c.decodeIfPresent(String.self, forKey: .password)
+        authScheme = try c.decodeIfPresent(String.self, forKey: .authScheme).flatMap(Login.Scheme.init(rawValue:))
+        usesNetrc = try c.decodeIfPresent(Bool.self, forKey: .usesNetrc)
+        netrcFile = try c.decodeIfPresent(String.self, forKey: .netrcFile)
+        proxy = try c.decodeIfPresent(String.self, forKey: .proxy)
+        noProxy = try c.decodeIfPresent(String.self, forKey: .noProxy)
+        cookieFiles = try c.decodeIfPresent([String].self, forKey: .cookieFiles) ?? []
+        cookieJar = try c.decodeIfPresent(String.self, forKey: .cookieJar)
+        compressed = try c.decodeIfPresent(Bool.self, forKey: .compressed) ?? false
+    }
+
+    /// Only what is set is written.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        if insecure { try c.encode(true, forKey: .insecure) }
+        try c.encodeIfPresent(caFile, forKey: .caFile)
+        try c.encodeIfPresent(caDirectory, forKey: .caDirectory)
+        if !pinnedKeys.isEmpty { try c.encode(pinnedKeys, forKey: .pinnedKeys) }
+        if !pinnedCertificates.isEmpty { try c.encode(pinnedCertificates, forKey: .pinnedCertificates) }
+        try c.encodeIfPresent(clientCertificate, forKey: .clientCertificate)
+        try c.encodeIfPresent(clientKey, forKey: .clientKey)
+        try c.encodeIfPresent(user, forKey: .user)
+        try c.encodeIfPresent(password, forKey: .password)
+        try c.encodeIfPresent(authScheme?.rawValue, forKey: .authScheme)
+        try c.encodeIfPresent(usesNetrc, forKey: .usesNetrc)
+        try c.encodeIfPresent(netrcFile, forKey: .netrcFile)
+        try c.encodeIfPresent(proxy, forKey: .proxy)
+        try c.encodeIfPresent(noProxy, forKey: .noProxy)
+        if !cookieFiles.isEmpty { try c.encode(cookieFiles, forKey: .cookieFiles) }
+        try c.encodeIfPresent(cookieJar, forKey: .cookieJar)
+        if compressed { try c.encode(true, forKey: .compressed) }
+    }
+
+    /// `journalText` is the JSON kept in the journal's `task.connection`; `nil` when nothing is set.
+    var journalText: String? {
+        guard !isEmpty, let data = try? JSONEncoder().encode(self) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `init(journalText:)` reads `task.connection` back.
+    init(journalText text: String) throws {
+        self = try JSONDecoder().decode(ConnectionSettings.self, from: Data(text.utf8))
+    }
+}
