@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 import Testing
 @testable import FerryQueue
@@ -209,10 +210,11 @@ import Testing
         #expect(iso.options.connections == 4)
         #expect(found[1].task.spec.options.connections == 2)
         #expect(found[2].task.spec.options.connections == nil)
-        // The login is a Basic header, masked like any secret.
+        // The login is kept with the task (sent to its own origin only), its password never shown.
         let login = found[1].task.spec
-        #expect(login.headers.map(\.masked) == ["Authorization: ***"])
-        #expect(login.headers.first?.value == "Basic " + Data("me:s3cret".utf8).base64EncodedString())
+        #expect(login.headers.isEmpty)
+        #expect(login.connection.login == Login(user: "me", password: "s3cret"))
+        #expect(login.description.contains("http-passwd=***") && !login.description.contains("s3cret"))
         #expect(found[2].task.spec.destinationDirectory == "/home/me/dl")
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 extension SecurityPolicy {
     /// `addPin(_:)` adds one `--pin` value: a `sha256//BASE64` public-key hash (libcurl's
-    /// form, several joined with `;` allowed), or a PEM file holding a public key (pinned by
+    /// form, several joined with `;` allowed), or a PEM file (or PEM text) holding a public key (pinned by
     /// its hash) or certificates (pinned as the only anchors). Throws an input error naming
     /// what is wrong; key pins and certificate pins do not mix (AFNetworking's modes).
     public mutating func addPin(_ value: String) throws(FerryError) {
@@ -18,7 +18,8 @@ extension SecurityPolicy {
         } else {
             let text: String
             do {
-                text = try String(contentsOfFile: value, encoding: .utf8)
+                // PEM text itself (a pin kept with a queued task), else a file.
+                text = value.hasPrefix("-----BEGIN ") ? value : try String(contentsOfFile: value, encoding: .utf8)
             } catch {
                 throw .input(.invalidOption("--pin \(value): neither sha256//BASE64 nor a readable PEM file"))
             }

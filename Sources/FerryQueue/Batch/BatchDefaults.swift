@@ -27,6 +27,9 @@ public struct BatchDefaults: Sendable, Hashable {
     public var connections: Int?
     /// `minSplitSize` applies to entries without `min-split-size=`; `nil` by default.
     public var minSplitSize: Int64?
+    /// `connection` are the trust, login, proxy and cookie settings of every entry; an entry's
+    /// own option replaces the default of the same name. Empty by default.
+    public var connection = ConnectionSettings()
 
     /// `init(...)` makes defaults; every option is unset unless given.
     public init(

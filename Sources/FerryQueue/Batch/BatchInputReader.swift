@@ -28,15 +28,6 @@ public final class BatchInputReader {
         "referer", "max-tries", "http-user", "http-passwd", "continue", "auto-file-renaming",
     ]
 
-    /// `ignoredOptions` are aria2 options Ferry reads without applying them yet, with why.
-    static let ignoredOptions: [String: String] = [
-        "retry-wait": "the engine's backoff applies",
-        "timeout": "the engine's low-speed limit applies", "connect-timeout": "the engine's applies",
-        "lowest-speed-limit": "the engine's low-speed limit applies", "check-certificate": "per-task TLS settings are not stored yet",
-        "ca-certificate": "per-task TLS settings are not stored yet", "certificate": "per-task TLS settings are not stored yet",
-        "private-key": "per-task TLS settings are not stored yet", "all-proxy": "per-task proxies are not stored yet",
-        "load-cookies": "per-task cookies are not stored yet",
-    ]
 
     private let defaults: BatchDefaults
     private let lines: LineReader
@@ -238,150 +229,20 @@ public final class BatchInputReader {
 private struct PendingEntry {
     let line: Int
     let urls: [TransferURL]
-    var directory: String?
-    /// `subdirectory` is the directory part of an `out=sub/name`, inside `dir`.
-    var subdirectory: String?
-    var name: String?
-    var headers: [HeaderField] = []
-    var overwrite: Bool?
-    var retries: Int?
-    var user: String?
-    var password: String?
-    var checksum: Checksum?
-    var paused: Bool?
-    var limitSet = false
-    var limit: Int64?
-    /// aria2's `split` and `max-connection-per-server`: the download uses the smaller.
-    var split: Int?
-    var connectionsPerServer: Int?
-    var minSplitSize: Int64?
+    var draft = TaskDraft()
 
     init(line: Int, urls: [TransferURL]) {
         self.line = line
         self.urls = urls
     }
 
-    /// `apply(key:value:)` applies one option; returns why it is ignored for an option read
-    /// but not applied (`nil` when applied), and throws for a bad value.
+    /// `apply(key:value:)` applies one option (`TaskOptionTable`); returns why it is ignored
+    /// for an option read but not applied (`nil` when applied), and throws for a bad value.
     mutating func apply(key: String, value: String) throws(QueueError) -> String? {
-        switch key {
-        case "out":
-            // Each part gets the check `-o` gets (SafeFileName.check(requestedName:)): a path
-            // stays inside `dir`.
-            let parts = value.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-            for part in parts {
-                switch SafeFileName.check(requestedName: part) {
-                case .path?:
-                    throw .input(.invalidOption(name: key, detail: "must be a name or a path inside dir= (no empty, '.' or '..' parts)"))
-                case .unsafe?:
-                    throw .input(.invalidOption(name: key, detail: "must be a plain file name (no leading dot, no control or bidi characters, at most \(SafeFileName.maximumBytes) bytes)"))
-                case nil:
-                    break
-                }
-            }
-            name = parts.last
-            subdirectory = parts.count > 1 ? parts.dropLast().joined(separator: "/") : nil
-        case "dir":
-            guard !value.isEmpty, !value.contains("\0") else {
-                throw .input(.invalidOption(name: key, detail: "must be a directory"))
-            }
-            directory = value
-        case "header":
-            headers.append(try HeaderField(parsing: value))
-        case "checksum":
-            checksum = try Checksum(parsing: value)
-        case "pause":
-            switch value.lowercased() {
-            case "true": paused = true
-            case "false": paused = false
-            default: throw .input(.invalidOption(name: key, detail: "expected true or false"))
-            }
-        case "max-download-limit":
-            limit = try TaskOptions.parseRate(value)
-            limitSet = true
-        case "allow-overwrite":
-            overwrite = try Self.flag(key, value)
-        case "continue":
-            // Ferry always continues its own partial file, and never adopts another's.
-            guard try Self.flag(key, value) else { return "Ferry resumes only the partial files it made" }
-        case "auto-file-renaming":
-            // Ferry never replaces a file it was not asked to: a taken name is numbered.
-            guard try Self.flag(key, value) else { return "a taken name is always numbered unless allow-overwrite=true" }
-        case "user-agent":
-            headers.append(try HeaderField(name: "User-Agent", value: value))
-        case "referer":
-            headers.append(try HeaderField(name: "Referer", value: value))
-        case "max-tries":
-            // aria2 counts attempts, 0 for no limit; Ferry counts retries after the first.
-            guard let tries = Int(value), tries >= 0 else {
-                throw .input(.invalidOption(name: key, detail: "expected a number of attempts (0 for no limit)"))
-            }
-            retries = tries == 0 ? 1_000_000 : tries - 1
-        case "split":
-            split = try Self.connections(key, value)
-        case "max-connection-per-server":
-            connectionsPerServer = try Self.connections(key, value)
-        case "min-split-size":
-            guard let size = try TaskOptions.parseRate(value), size >= 1024 else {
-                throw .input(.invalidOption(name: key, detail: "expected a size of at least 1K, e.g. 1M or 20M"))
-            }
-            minSplitSize = size
-        case "http-user":
-            user = value
-        case "http-passwd":
-            password = value
-        case "":
-            throw .input(.malformedOption)
-        default:
-            return BatchInputReader.ignoredOptions[key] ?? "not an option Ferry knows"
-        }
-        return nil
-    }
-
-    /// `connections(_:_:)` reads a connection count from 1 to 16.
-    private static func connections(_ key: String, _ value: String) throws(QueueError) -> Int {
-        guard let count = Int(value), TaskOptions.connectionRange.contains(count) else {
-            throw .input(.invalidOption(name: key, detail: "expected 1 to 16 connections"))
-        }
-        return count
-    }
-
-    /// `flag(_:_:)` reads `true` or `false`.
-    private static func flag(_ key: String, _ value: String) throws(QueueError) -> Bool {
-        switch value.lowercased() {
-        case "true": return true
-        case "false": return false
-        default: throw .input(.invalidOption(name: key, detail: "expected true or false"))
-        }
+        try TaskOptionTable.read(key, value, into: &draft)
     }
 
     func merged(with defaults: BatchDefaults) -> BatchEntry {
-        var own = headers
-        if user != nil || password != nil {
-            // A Basic login as a header: secret, masked, and sent only to its own origin.
-            let credentials = Data("\(user ?? ""):\(password ?? "")".utf8).base64EncodedString()
-            if let field = try? HeaderField(name: "Authorization", value: "Basic \(credentials)") { own.append(field) }
-        }
-        let ownNames = Set(own.map { $0.name.lowercased() })
-        let inherited = defaults.headers.filter { !ownNames.contains($0.name.lowercased()) }
-        var destination = directory ?? defaults.directory
-        if let subdirectory {
-            destination = (destination.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "") + subdirectory
-        }
-        let spec = TaskSpec(
-            urls: urls,
-            headers: inherited + own,
-            destinationDirectory: destination,
-            requestedName: name,
-            overwrite: overwrite ?? defaults.overwrite,
-            checksum: checksum ?? defaults.checksum,
-            useContentDisposition: defaults.useContentDisposition,
-            options: TaskOptions(
-                maxDownloadLimit: limitSet ? limit : defaults.maxDownloadLimit,
-                retries: retries ?? defaults.retries,
-                connections: [split, connectionsPerServer].compactMap { $0 }.min() ?? defaults.connections,
-                minSplitSize: minSplitSize ?? defaults.minSplitSize))
-        return BatchEntry(line: line, task: NewTask(
-            spec: spec, priority: defaults.priority, startsPaused: paused ?? defaults.startsPaused))
+        BatchEntry(line: line, task: draft.task(urls: urls, defaults: defaults))
     }
 }
