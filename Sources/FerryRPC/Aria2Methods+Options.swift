@@ -1,7 +1,8 @@
 import FerryQueue
 
 extension Aria2Methods {
-    /// `getOption(gid)`: the options the task was added with (headers masked).
+    /// `getOption(gid)`: the options the task was added with (headers, the password and a
+    /// proxy's credentials masked).
     @Sendable static func getOption(_ call: RPCCall) throws(RPCError) -> JSONValue {
         let record = try call.engine.record(try call.gid(0))
         var options: [String: JSONValue] = [
@@ -18,37 +19,51 @@ extension Aria2Methods {
         if !record.spec.headers.isEmpty {
             options["header"] = .array(record.spec.headers.map { .string($0.masked) })
         }
+        for (key, value) in record.spec.connection.summary { options[key] = .string(value) }
         return .object(options)
     }
 
-    /// `changeOption(gid, options)`: `max-download-limit` (`0` for none) is recorded and a
-    /// running transfer takes it at once, without restarting. Any other option is refused
-    /// rather than ignored, before anything changes.
+    /// `changeOption(gid, options)`: the options `TaskOptionTable` marks changeable.
+    /// `max-download-limit` (`0` for none) is recorded and a running transfer takes it at once,
+    /// without restarting; `split`, `max-connection-per-server`, `min-split-size` and the
+    /// trust, login, proxy and cookie options are recorded for the task's next attempt. Any
+    /// other option, or a bad value, is refused before anything changes.
     @Sendable static func changeOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let engine = call.engine
-        _ = try engine.record(id)
-        var limit: Int64??
-        for (key, value) in try call.object(1) {
-            guard key == "max-download-limit" else {
-                throw RPCError.failed("\(key.prefix(64)) cannot be changed yet; only max-download-limit can")
+        let record = try engine.record(id)
+        let options = try call.object(1)
+        var draft = TaskDraft()
+        for key in options.keys.sorted() {
+            guard let option = TaskOptionTable.option(named: key), option.changeable else {
+                let changeable = TaskOptionTable.options.filter(\.changeable).map(\.name).joined(separator: ", ")
+                throw RPCError.failed("\(key.prefix(64)) cannot be changed on a task; these can: \(changeable)")
             }
-            guard let text = value.stringValue ?? value.integerValue.map({ String($0) }) else {
-                throw RPCError.invalidParams("max-download-limit must be a string")
-            }
-            do {
-                limit = .some(try TaskOptions.parseRate(text))
-            } catch {
-                throw RPCError.failed(error.description)
+            let value = options[key] ?? .null
+            for item in AddOptions.repeatable.contains(key) ? (value.arrayValue ?? [value]) : [value] {
+                let text = try AddOptions.text(key, item)
+                _ = try AddOptions.checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
             }
         }
-        if let limit {
+        if draft.split != nil || draft.connectionsPerServer != nil || draft.minSplitSize != nil {
+            let connections = draft.connections ?? record.spec.options.connections
+            let size = draft.minSplitSize ?? record.spec.options.minSplitSize
+            try engine.journalCall { () throws(QueueError) in
+                try engine.journal.setSegmentation(connections: connections, minSplitSize: size, for: id)
+            }
+        }
+        if !draft.given.isEmpty {
+            let settings = draft.connection(over: record.spec.connection)
+            try engine.journalCall { () throws(QueueError) in try engine.journal.setConnection(settings, for: id) }
+        }
+        if let limit = draft.limit {
             do {
                 try await engine.scheduler.setMaxDownloadLimit(limit, for: id)
             } catch {
                 throw RPCError.failed("journal: \(error.description)")
             }
         }
+        await engine.scheduler.journalDidChange()
         return "OK"
     }
 

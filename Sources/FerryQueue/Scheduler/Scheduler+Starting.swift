@@ -51,7 +51,7 @@ extension Scheduler {
             if let upload = record.spec.upload {
                 lane = mainLane
                 var request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
-                configuration.applyConnection(to: &request)
+                configuration.applyConnection(to: &request, task: record.spec.connection)
                 transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
             } else {
                 lane = mainLane
@@ -77,7 +77,7 @@ extension Scheduler {
                     request = request.moved(to: finalURL)
                 }
                 request.maximumReceiveSpeed = Scheduler.speedCap(of: record)
-                configuration.applyConnection(to: &request)
+                configuration.applyConnection(to: &request, task: record.spec.connection)
                 if let limit = configuration.lowSpeedLimit { request.lowSpeedLimit = limit }
                 if let time = configuration.lowSpeedTime { request.lowSpeedTime = time }
                 let delegate = delegateFactory.makeDelegate(for: record, destination: destination)

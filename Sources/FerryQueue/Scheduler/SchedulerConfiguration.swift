@@ -30,9 +30,10 @@ public struct SchedulerConfiguration: Sendable {
     /// `login` is sent to the origin of each task's URL (the tasks of one `ferry get -u`);
     /// `nil` by default.
     public var login: Login?
-    /// `usesNetrc` reads `.netrc` (`netrcFile`, else `~/.netrc`) for hosts without a login;
-    /// `false` by default.
-    public var usesNetrc = false
+    /// `usesNetrc` reads `.netrc` (`netrcFile`, else `~/.netrc`) for hosts without a login, as
+    /// wget does, unless a task says otherwise (`--no-netrc`, `no-netrc=true`); `true` by default.
+    /// A task's own settings (`TaskSpec.connection`) replace these where they set them.
+    public var usesNetrc = true
     public var netrcFile: String?
     /// `proxy` carries every transfer; `nil` (the environment's) by default.
     public var proxy: ProxySettings?
@@ -49,8 +50,11 @@ public struct SchedulerConfiguration: Sendable {
     /// other processes; `1` second by default.
     public var pollInterval: Duration
 
-    /// `applyConnection(to:)` gives `request` the trust, login, `.netrc` and proxy settings.
-    func applyConnection(to request: inout Request) {
+    /// `applyConnection(to:task:)` gives `request` this configuration's trust, login, `.netrc`,
+    /// proxy, cookie and compression settings, then the task's own where it sets them (kept
+    /// with the task, so it runs with them in whichever engine). A task's trust without
+    /// authorities of its own keeps the configuration's (the environment's, as curl reads them).
+    func applyConnection(to request: inout Request, task: ConnectionSettings) {
         request.securityPolicy = securityPolicy
         request.login = login
         request.usesNetrc = usesNetrc
@@ -59,6 +63,13 @@ public struct SchedulerConfiguration: Sendable {
         request.cookieFiles = cookieFiles
         request.cookieJar = cookieJar
         request.acceptsCompression = acceptsCompression
+        task.apply(to: &request)
+        if task.setsTrust, let base = securityPolicy, var policy = request.securityPolicy,
+           policy.certificateAuthorityFile == nil, policy.certificateAuthorityDirectory == nil {
+            policy.certificateAuthorityFile = base.certificateAuthorityFile
+            policy.certificateAuthorityDirectory = base.certificateAuthorityDirectory
+            request.securityPolicy = policy
+        }
     }
 
     /// `init(...)` makes a configuration; only `defaultDirectory` is required.
