@@ -12,9 +12,13 @@ struct AddCommand: AsyncParsableCommand {
         Each URL is one download, unless --mirrors makes them mirrors of one file (tried in \
         order when one fails for good: 404, unknown host).
         -i FILE reads aria2's input-file format (gzip accepted, '-' for stdin): one line of \
-        TAB-separated mirror URIs per file, then indented key=value options (out, dir, header, \
-        checksum, pause, max-download-limit). Options given here apply to every entry that \
-        does not set its own. A bad line is reported with its number and only its entry is \
+        TAB-separated mirror URIs per file, then indented key=value options with aria2's names \
+        (out, dir, header, checksum, pause, max-download-limit, split, max-tries, user-agent, \
+        referer, check-certificate, ca-certificate, certificate, private-key, http-user, \
+        http-passwd, all-proxy, no-proxy, load-cookies, save-cookies, ...; see docs/USAGE.md). \
+        Options given here apply to every entry that does not set its own.
+        TLS options, logins, cookies and proxies are kept with each task (the password in the \
+        journal only, never shown) and used by whichever engine runs it. A bad line is reported with its number and only its entry is \
         skipped; the exit status is then 2 although the other entries were added.
         --put URL queues one upload: -F fields (curl's syntax; files are read again when the \
         upload starts) or -T FILE as the raw body.
@@ -77,6 +81,13 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: [.customShort("X"), .customLong("method")], help: "With --put: the method (default POST for -F, PUT for -T).")
     var method: String?
 
+    @Flag(name: .customLong("compressed"), help: "Ask for a compressed body (gzip, deflate, br, zstd) and save it decoded; a resume asks for none.")
+    var compressed = false
+
+    @OptionGroup(title: "TLS (kept with each task)") var trust: TrustOptions
+
+    @OptionGroup(title: "Logins, cookies and proxies (kept with each task; the password too, in the journal only)") var login: LoginOptions
+
     @OptionGroup var state: StateOptions
 
     func run() async throws {
@@ -92,11 +103,20 @@ struct AddCommand: AsyncParsableCommand {
             Console.error("--retries must be 0 or more")
             throw ExitStatus.usage
         }
+        let connection: ConnectionArguments
+        do {
+            connection = try ConnectionArguments(trust: trust, login: login, compressed: compressed,
+                                                 environment: ProcessInfo.processInfo.environment)
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus.usage
+        }
+        connection.warnIfInsecure(kept: true)
         if let inputFile {
-            try await addBatch(from: inputFile)
+            try await addBatch(from: inputFile, connection: connection)
             return
         }
-        let tasks = try put ? [try uploadTask()] : downloadTasks()
+        let tasks = try put ? [try uploadTask(connection: connection)] : downloadTasks(connection: connection)
         var sink = try TaskSink.open(state)
         defer { sink.close() }
         let ids = try await sink.insert(tasks)
@@ -109,13 +129,13 @@ struct AddCommand: AsyncParsableCommand {
 
     /// `downloadTasks()` checks every argument and makes the tasks; any error is a usage error
     /// and nothing is added.
-    private func downloadTasks() throws -> [NewTask] {
+    private func downloadTasks(connection: ConnectionArguments) throws -> [NewTask] {
         var errors: [String] = []
         var parsed: [TransferURL] = []
         for text in urls {
             do { parsed.append(try TransferURL(validating: text)) } catch { errors.append(error.description) }
         }
-        let defaults = try batchDefaults(errors: &errors)
+        let defaults = try batchDefaults(errors: &errors, connection: connection)
         let taskCount = mirrors ? 1 : parsed.count
         if output != nil && taskCount > 1 {
             errors.append("-o/--output names one file: give one URL (or --mirrors), or use -d DIR")
@@ -133,19 +153,20 @@ struct AddCommand: AsyncParsableCommand {
                 urls: urls, headers: defaults.headers, destinationDirectory: defaults.directory,
                 requestedName: output, overwrite: overwrite, checksum: defaults.checksum,
                 options: TaskOptions(maxDownloadLimit: defaults.maxDownloadLimit, retries: retries,
-                                     connections: defaults.connections, minSplitSize: defaults.minSplitSize)),
+                                     connections: defaults.connections, minSplitSize: defaults.minSplitSize),
+                connection: defaults.connection),
                 priority: priority, startsPaused: paused)
         }
     }
 
     /// `batchDefaults(errors:)` turns the download options into `BatchDefaults`, with the
     /// download directory resolved, created and checked now (catalogue 13).
-    private func batchDefaults(errors: inout [String]) throws -> BatchDefaults? {
+    private func batchDefaults(errors: inout [String], connection: ConnectionArguments) throws -> BatchDefaults? {
         var fields: [HeaderField] = []
         var digest: Checksum?
         var rate: Int64?
         do {
-            fields = try HeaderArguments.fields(headers)
+            fields = try HeaderArguments.fields(headers + Self.cookieHeader(connection))
             digest = try checksum.map { text throws(QueueError) in try Checksum(parsing: text) }
             rate = try limitRate.flatMap { text throws(QueueError) in try TaskOptions.parseRate(text) }
         } catch {
@@ -169,6 +190,7 @@ struct AddCommand: AsyncParsableCommand {
                                      startsPaused: paused, retries: retries, overwrite: overwrite, priority: priority)
         defaults.connections = connections
         defaults.minSplitSize = splitSize
+        defaults.connection = connection.settings
         return defaults
     }
 
@@ -176,9 +198,9 @@ struct AddCommand: AsyncParsableCommand {
 
     /// `addBatch(from:)` streams the batch file into the journal in chunks; bad lines are
     /// reported and skipped (status 2 at the end).
-    private func addBatch(from path: String) async throws {
+    private func addBatch(from path: String, connection: ConnectionArguments) async throws {
         var errors: [String] = []
-        guard let defaults = try batchDefaults(errors: &errors) else {
+        guard let defaults = try batchDefaults(errors: &errors, connection: connection) else {
             for error in errors { Console.error(error) }
             throw ExitStatus.usage
         }
@@ -198,6 +220,8 @@ struct AddCommand: AsyncParsableCommand {
         var skipped = 0
         var firstID: TaskID?
         var lastID: TaskID?
+        // Entries with check-certificate=false: said once, never kept silently.
+        var insecureLines: [Int] = []
         func flush() async throws {
             guard !chunk.isEmpty else { return }
             let ids = try await sink.insert(chunk)
@@ -221,6 +245,7 @@ struct AddCommand: AsyncParsableCommand {
                         Console.error("\(shownPath): line \(entry.line): \(problem); the entry was skipped")
                         continue
                     }
+                    if task.spec.connection.insecure && !connection.settings.insecure { insecureLines.append(entry.line) }
                     chunk.append(task)
                     if chunk.count >= 5_000 { try await flush() }
                 }
@@ -231,6 +256,10 @@ struct AddCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         try await flush()
+        if !insecureLines.isEmpty {
+            let lines = insecureLines.prefix(5).map(String.init).joined(separator: ", ") + (insecureLines.count > 5 ? ", ..." : "")
+            Console.error("warning: \(shownPath): check-certificate=false (line \(lines)): TLS certificates and host names of \(insecureLines.count == 1 ? "that entry are" : "those entries are") not checked (kept with the tasks, shown in the terminal UI)")
+        }
         var ids = ""
         if let firstID, let lastID { ids = firstID == lastID ? " (#\(firstID))" : " (#\(firstID) to #\(lastID))" }
         Console.error("added \(added) task\(added == 1 ? "" : "s")\(ids) from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
@@ -241,7 +270,7 @@ struct AddCommand: AsyncParsableCommand {
 
     /// `uploadTask()` makes the upload task of `--put`: files are checked now and stored by
     /// absolute path, and read again when the upload starts.
-    private func uploadTask() throws -> NewTask {
+    private func uploadTask(connection: ConnectionArguments) throws -> NewTask {
         var errors: [String] = []
         if urls.count != 1 { errors.append("--put takes exactly one URL") }
         if formFields.isEmpty == (uploadFile == nil) { errors.append("--put needs -F fields or -T FILE (one of them)") }
@@ -255,7 +284,7 @@ struct AddCommand: AsyncParsableCommand {
         var fields: [HeaderField] = []
         do {
             url = try urls.first.map { text throws(QueueError) in try TransferURL(validating: text) }
-            fields = try HeaderArguments.fields(headers)
+            fields = try HeaderArguments.fields(headers + Self.cookieHeader(connection))
         } catch {
             errors.append(error.description)
         }
@@ -302,8 +331,14 @@ struct AddCommand: AsyncParsableCommand {
             for error in errors { Console.error(error) }
             throw ExitStatus.usage
         }
-        return NewTask(spec: TaskSpec(urls: [url], headers: fields, options: TaskOptions(retries: retries), upload: upload),
+        return NewTask(spec: TaskSpec(urls: [url], headers: fields, options: TaskOptions(retries: retries), upload: upload,
+                                      connection: connection.settings),
                        priority: priority, startsPaused: paused)
+    }
+
+    /// `cookieHeader(_:)` is `-b 'NAME=VALUE'` as a header argument (none without it).
+    private static func cookieHeader(_ connection: ConnectionArguments) -> [String] {
+        connection.cookieHeader.map { ["Cookie: \($0)"] } ?? []
     }
 }
 

@@ -52,24 +52,13 @@ struct GetCommand: AsyncParsableCommand {
             inputErrors.append(.input(.invalidOption("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")))
         }
         let environment = ProcessInfo.processInfo.environment
-        var trust = SecurityPolicy.default
+        var connection = ConnectionArguments()
         do throws(FerryError) {
-            trust = try options.trust.policy(environment: environment)
-        } catch {
-            inputErrors.append(error)
-        }
-        var login: Login?
-        var proxy: ProxySettings?
-        var netrc: (uses: Bool, file: String?) = (true, nil)
-        var cookies: (header: String?, files: [String], jar: String?) = (nil, [], nil)
-        do throws(FerryError) {
-            cookies = try options.login.cookieSettings()
-            if let pairs = cookies.header {
+            connection = try ConnectionArguments(trust: options.trust, login: options.login, compressed: options.compressed,
+                                                 environment: environment)
+            if let pairs = connection.cookieHeader {
                 headers["Cookie"] = headers["Cookie"].map { $0 + "; " + pairs } ?? pairs
             }
-            login = try options.login.login(environment: environment)
-            proxy = try options.login.proxySettings()
-            netrc = try options.login.netrc()
         } catch {
             inputErrors.append(error)
         }
@@ -99,12 +88,11 @@ struct GetCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
 
-        if options.trust.insecure {
-            Console.error("warning: --insecure: TLS certificates and host names are not checked")
-        }
+        connection.warnIfInsecure()
         let directory = try DownloadDirectory.prepareForCommand(options.dir)
 
-        let request = GetRequest(urls: parsed, directory: directory, options: options, headers: headers, rate: rate, checksum: checksum)
+        let request = GetRequest(urls: parsed, directory: directory, options: options, headers: headers, rate: rate, checksum: checksum,
+                                 connection: connection.settings)
         let journal: DownloadJournal
         do throws(QueueError) {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
@@ -112,18 +100,6 @@ struct GetCommand: AsyncParsableCommand {
             // A daemon running the queue takes the downloads; another engine running it is a
             // usage error; a state directory or journal that cannot be used (read-only, full,
             // ...) is a local file error.
-            if case .lock(.heldByAnotherProcess) = error, options.trust.given {
-                // The daemon's tasks do not carry TLS settings yet: never run them without the
-                // pins or authorities asked for.
-                Console.error("\(error.description); TLS options (--cacert, --pin, -k, --cert) cannot be handed to it yet: run ferry stop first, or drop them")
-                throw ExitStatus.usage
-            }
-            if case .lock(.heldByAnotherProcess) = error, options.login.given {
-                // Nor logins, cookies and proxies: a download must not go without the login or
-                // around the proxy it was given.
-                Console.error("\(error.description); -u, -b, -c and --proxy cannot be handed to it yet: run ferry stop first, or drop them")
-                throw ExitStatus.usage
-            }
             if case .lock(.heldByAnotherProcess) = error, try await getThroughDaemon(request) { return }
             throw QueueAccess.fail(error)
         }
@@ -150,13 +126,13 @@ struct GetCommand: AsyncParsableCommand {
         configuration.onlyTasks = Set(plan.jobs.keys)
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
-        configuration.securityPolicy = trust
-        configuration.login = login
-        configuration.proxy = proxy
-        configuration.usesNetrc = netrc.uses
-        configuration.netrcFile = netrc.file
-        configuration.cookieFiles = cookies.files
-        configuration.cookieJar = cookies.jar
+        configuration.securityPolicy = connection.policy
+        configuration.login = connection.login
+        configuration.proxy = connection.proxy
+        configuration.usesNetrc = connection.netrc.uses
+        configuration.netrcFile = connection.netrc.file
+        configuration.cookieFiles = connection.cookieFiles
+        configuration.cookieJar = connection.cookieJar
         configuration.acceptsCompression = options.compressed
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         if options.verbose {
@@ -209,6 +185,8 @@ struct GetRequest {
     var headers: HTTPHeaders
     var rate: Int64?
     var checksum: ExpectedChecksum?
+    /// `connection` are the trust, login, proxy and cookie settings kept with each download.
+    var connection: ConnectionSettings
 }
 
 /// `GetTaskStore` is where `ferry get` records its downloads: its own journal under the
@@ -223,6 +201,8 @@ protocol GetTaskStore {
     func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry
     /// `adopt(_:of:)` gives a requeued download this run's connections and minimum split.
     func adopt(_ options: TaskOptions, of record: TaskRecord) async throws
+    /// `adopt(_:of:)` gives a requeued download this run's trust, login, proxy and cookie settings.
+    func adopt(_ connection: ConnectionSettings, of record: TaskRecord) async throws
 }
 
 extension DownloadJournal: GetTaskStore {}
@@ -263,6 +243,7 @@ struct GetPlan {
                 entry = try await store.requeue(record, speedCap: request.rate)
                 try await store.adopt(TaskOptions(connections: options.connections,
                                                   minSplitSize: (try? options.parsedSegmentation())?.minSplitSize), of: record)
+                try await store.adopt(request.connection, of: record)
                 if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
                 let spec = TaskSpec(
@@ -270,7 +251,8 @@ struct GetPlan {
                     destinationDirectory: directory.path, requestedName: name, overwrite: options.overwrite,
                     checksum: expected, useContentDisposition: options.contentDisposition,
                     options: TaskOptions(maxDownloadLimit: request.rate, connections: options.connections,
-                                         minSplitSize: (try? options.parsedSegmentation())?.minSplitSize)
+                                         minSplitSize: (try? options.parsedSegmentation())?.minSplitSize),
+                    connection: request.connection
                 )
                 entry = try await store.insert(spec)
             }

@@ -97,6 +97,10 @@ struct ListCommand: AsyncParsableCommand {
         })
         line.add("headers", strings: record.spec.headers.map(\.masked))
         line.add("checksum", record.spec.checksum?.description)
+        // The task's own trust, login, proxy and cookie settings, secrets masked.
+        if !record.spec.connection.isEmpty {
+            line.add("settings", strings: record.spec.connection.summary.map { "\($0.key)=\($0.value)" })
+        }
         if waitingForNetwork { line.add("waiting", "network") }
         return line.line
     }

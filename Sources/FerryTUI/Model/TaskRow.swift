@@ -49,6 +49,11 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
     /// `speedLimit` is the task's own speed cap in bytes per second (`l` changes it); `nil`
     /// (none: only the shared limit applies) by default.
     public var speedLimit: Int64?
+    /// `settings` are the task's own trust, login, proxy and cookie settings, secrets masked
+    /// (`key=value` lines); empty by default.
+    public var settings: [String] = []
+    /// `insecure` is true when the task's TLS peers are not checked (`-k`).
+    public var insecure = false
 
     /// `init(id:kind:name:state:...)` makes a row; only the identity, kind, name and state are required.
     public init(

@@ -33,6 +33,8 @@ extension TaskRow {
             reply: record.reply
         )
         speedLimit = spec.options.maxDownloadLimit
+        settings = spec.connection.summary.filter { $0.key != "check-certificate" }.map { "\($0.key)=\($0.value)" }
+        insecure = spec.connection.insecure
         if !segments.isEmpty {
             doneRanges = segments.compactMap { $0.durableOffset > $0.start ? $0.start..<$0.durableOffset : nil }
         } else if done > 0 {

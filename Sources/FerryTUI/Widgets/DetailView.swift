@@ -45,6 +45,8 @@ struct DetailView {
         }
         lines.append((task.kind == .download ? "Saving to" : "Files", task.destination, .normal))
         lines.append(("Bytes", bytesLine(task), .normal))
+        if task.insecure { lines.append(("TLS", "NOT CHECKED: certificates and host names are not verified (-k)", .error)) }
+        for (index, setting) in task.settings.enumerated() { lines.append((index == 0 ? "Settings" : "", setting, .normal)) }
         if task.kind == .download {
             lines.append(("Speed cap", task.speedLimit.map { ByteFormatting.speed(Double($0)) + " (l changes it)" } ?? "none (l sets one)", .normal))
         }

@@ -53,7 +53,8 @@ struct TaskTableView {
         grid.fill(area, style: base)
         grid.put(Self.glyph(for: row), x: area.x, y: area.y, style: selected ? .selection : Self.style(for: row.state))
         var x = area.x + TableColumns.glyph
-        grid.put(DisplayText.fit(DisplayText.sanitize(row.name), toWidth: columns.name), x: x, y: area.y, style: base)
+        // A task whose TLS peers are not checked (-k) says so before its name.
+        grid.put(DisplayText.fit((row.insecure ? "[-k] " : "") + DisplayText.sanitize(row.name), toWidth: columns.name), x: x, y: area.y, style: base)
         x += columns.name + 1
         let running = row.state == .running
         if columns.size > 0 {

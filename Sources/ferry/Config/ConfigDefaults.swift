@@ -1,4 +1,5 @@
 import FerryKit
+import FerryQueue
 import Foundation
 import Synchronization
 
@@ -115,6 +116,7 @@ enum ConfigDefaults {
             default:
                 do throws(ConfigMessage) {
                     let arguments = try option.arguments(for: entry.value)
+                    try Self.checkTaskOption(entry.key, entry.value)
                     if !arguments.isEmpty { resolved.arguments.append((option.commands, arguments)) }
                 } catch {
                     throw ConfigFile.Problem(path: file.path, line: entry.line, message: error.text)
@@ -129,8 +131,20 @@ enum ConfigDefaults {
                 throw ConfigFile.Problem(path: file.path, line: user.line, message: "http-user is a user name without ':'")
             }
             let login = password.map { "\(user.name):\($0)" } ?? user.name
-            resolved.arguments.append(([.get, .put], ["-u", login]))
+            resolved.arguments.append(([.get, .add, .put], ["-u", login]))
         }
         return resolved
+    }
+
+    /// `checkTaskOption(_:_:)` reads a task option's value through `TaskOptionTable`, the table
+    /// batch files and RPC read it with: a value one of them refuses is refused here too.
+    static func checkTaskOption(_ key: String, _ value: String) throws(ConfigMessage) {
+        guard TaskOptionTable.option(named: key) != nil else { return }
+        var scratch = TaskDraft()
+        do {
+            _ = try TaskOptionTable.read(key, value, into: &scratch)
+        } catch {
+            throw ConfigMessage(error.description)
+        }
     }
 }

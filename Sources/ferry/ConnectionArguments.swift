@@ -1,0 +1,75 @@
+import FerryKit
+import FerryQueue
+import Foundation
+
+/// `ConnectionArguments` turns a command's trust and login options (`TrustOptions`,
+/// `LoginOptions`, `--compressed`) into the `ConnectionSettings` kept with each task it adds,
+/// so a queued task runs with them in whichever engine runs it, after a restart too. Every
+/// path is made absolute (the engine that runs the task may be a daemon elsewhere in the file
+/// system); cookies given as text become a `Cookie` header, bound to the task's own origin.
+struct ConnectionArguments {
+    var settings = ConnectionSettings()
+    /// `cookieHeader` is the `-b 'NAME=VALUE; ...'` cookies, `nil` without them.
+    var cookieHeader: String?
+    /// The parts a command running the tasks itself gives its scheduler.
+    var policy = SecurityPolicy.default
+    var login: Login?
+    var proxy: ProxySettings?
+    var netrc: (uses: Bool, file: String?) = (true, nil)
+    var cookieFiles: [String] = []
+    var cookieJar: String?
+
+    /// `init()` is no option given.
+    init() {}
+
+    /// `init(trust:login:compressed:environment:)` reads the options (the environment's
+    /// authorities and password as curl and the help say); throws an input error naming the
+    /// option that is wrong.
+    init(trust: TrustOptions, login options: LoginOptions, compressed: Bool, environment: [String: String]) throws(FerryError) {
+        policy = try trust.policy(environment: environment)
+        let cookies = try options.cookieSettings()
+        cookieHeader = cookies.header
+        cookieFiles = cookies.files.map(Self.absolute)
+        cookieJar = cookies.jar.map(Self.absolute)
+        login = try options.login(environment: environment)
+        proxy = try options.proxySettings()
+        netrc = try options.netrc()
+        netrc.file = netrc.file.map(Self.absolute)
+
+        var absolutePolicy = policy
+        absolutePolicy.certificateAuthorityFile = policy.certificateAuthorityFile.map(Self.absolute)
+        absolutePolicy.certificateAuthorityDirectory = policy.certificateAuthorityDirectory.map(Self.absolute)
+        absolutePolicy.clientCertificateFile = policy.clientCertificateFile.map(Self.absolute)
+        absolutePolicy.clientKeyFile = policy.clientKeyFile.map(Self.absolute)
+        policy = absolutePolicy
+        if trust.given || policy.certificateAuthorityFile != nil || policy.certificateAuthorityDirectory != nil {
+            settings.adopt(policy)
+        }
+        if let login {
+            settings.user = login.user
+            settings.password = login.password
+            settings.authScheme = login.scheme == .any ? nil : login.scheme
+        }
+        // Reading ~/.netrc is every engine's default: kept only when the options change it.
+        if !netrc.uses || netrc.file != nil {
+            settings.usesNetrc = netrc.uses
+            settings.netrcFile = netrc.file
+        }
+        settings.proxy = proxy?.url
+        settings.noProxy = proxy.flatMap { $0.noProxy.isEmpty ? nil : $0.noProxy }
+        settings.cookieFiles = cookieFiles
+        settings.cookieJar = cookieJar
+        settings.compressed = compressed
+    }
+
+    /// `absolute(_:)` is `path` against the current directory.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardized.path
+    }
+
+    /// `warnIfInsecure()` says on stderr that TLS is not checked, when it is not.
+    func warnIfInsecure(kept: Bool = false) {
+        guard settings.insecure else { return }
+        Console.error("warning: --insecure: TLS certificates and host names are not checked\(kept ? " (kept with the queued tasks, shown in the terminal UI)" : "")")
+    }
+}
