@@ -14,10 +14,24 @@ extension Aria2Methods {
         DownloadStatus.files(try call.engine.record(try call.gid(0)), engine: call.engine)
     }
 
+    /// Only the tasks really transferring are active: the session started them (`live` has
+    /// them from their `started` to their `ended`). A task handed to the session ahead of need
+    /// is `running` in the journal, but waits there until a place frees.
     @Sendable static func tellActive(_ call: RPCCall) throws(RPCError) -> JSONValue {
         let keys = DownloadStatus.Keys(try call.keys(0))
         let engine = call.engine
-        return DownloadStatus.list(try engine.runningRecords(), engine: engine, keys: keys)
+        return DownloadStatus.list(try activeRecords(engine), engine: engine, keys: keys)
+    }
+
+    /// `activeRecords(_:)` are the running tasks whose transfer the session started, in queue order.
+    private static func activeRecords(_ engine: RPCEngine) throws(RPCError) -> [TaskRecord] {
+        let live = engine.live.all()
+        guard !live.isEmpty else { return [] }
+        var active: [TaskRecord] = []
+        for record in try engine.runningRecords() where live[record.id] != nil {
+            active.append(record)
+        }
+        return active
     }
 
     @Sendable static func tellWaiting(_ call: RPCCall) throws(RPCError) -> JSONValue {
@@ -67,7 +81,7 @@ extension Aria2Methods {
             "network": offline ? "offline" : "online",
             "downloadSpeed": DownloadStatus.number(speed.download),
             "uploadSpeed": DownloadStatus.number(speed.upload),
-            "numActive": sum([.running]),
+            "numActive": DownloadStatus.number(Int64(try activeRecords(engine).count)),
             "numWaiting": sum(waitingStates),
             "numStopped": sum(stoppedStates),
             "numStoppedTotal": sum(stoppedStates),

@@ -46,14 +46,22 @@ struct StatusListTests {
         // Then the next answer has its bytes.
         #expect(field(try await call("aria2.tellWaiting", [.integer(0), .integer(10), keys]), "completedLength") == ["0", "42", "0"])
 
-        // When one is paused and another runs, then fails.
+        // When one is paused and another is handed to the session ahead of need (running in
+        // the journal, not started by the session yet).
         try journal.updateState(ids[0], to: .paused)
         try journal.updateState(ids[2], to: .running)
         #expect(field(try await call("aria2.tellWaiting", [.integer(0), .integer(10), keys]), "status") == ["paused", "waiting"])
+        // Then it is not active yet.
+        #expect(field(try await call("aria2.tellActive", [keys]), "gid") == [])
+        #expect(try await call("aria2.getGlobalStat").objectValue?["numActive"] == "0")
+
+        // When the session starts it, then runs, then fails.
+        engine.live.record(.started(ids[2]))
         #expect(field(try await call("aria2.tellActive", [keys]), "gid") == [GID.string(for: ids[2])])
         let running = try await call("aria2.getGlobalStat")
         #expect(running.objectValue?["numActive"] == "1" && running.objectValue?["numWaiting"] == "2")
         try journal.updateState(ids[2], to: .failed)
+        engine.live.record(.ended(ids[2], .failed, error: nil))
 
         // Then every list and figure shows it at once.
         #expect(field(try await call("aria2.tellActive", [keys]), "gid") == [])

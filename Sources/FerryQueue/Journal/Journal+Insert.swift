@@ -34,6 +34,65 @@ extension Journal {
     public func insert(_ task: NewTask) throws(QueueError) -> TaskID {
         try insert([task])[0]
     }
+
+    /// `insert(_:atPlaceOf:among:)` adds one task and puts it, in the same transaction, at the
+    /// place of the task that is `offset` (0 the first) among the tasks in `states`, in queue
+    /// order, as `move(_:toPlace:)` puts a task there (the tasks between pass their places
+    /// along); at the end of the queue when there is no such task. Returns its id.
+    ///
+    /// One transaction: no reader (a scheduler polling the journal) sees the task at the end
+    /// first, and the task is not stored when it cannot be placed.
+    @discardableResult
+    public func insert(_ task: NewTask, atPlaceOf offset: Int, among states: Set<TaskState>) throws(QueueError) -> TaskID {
+        guard !task.spec.urls.isEmpty else { throw .journal(.invalidTask("task 1 of the batch has no URL")) }
+        let time = timestamp()
+        return try write { db in
+            let position = try JournalMeta.value(db, .highestPosition) + 1
+            let id = try TaskInserter(db).insert(task, position: position, time: time, db: db)
+            try JournalMeta.set(db, .highestPosition, to: position)
+            let (filter, arguments) = Journal.stateFilter(states)
+            let target = try Row.fetchOne(db, sql: """
+                SELECT id, priority, position FROM task \(filter) ORDER BY priority DESC, position LIMIT 1 OFFSET ?
+                """, arguments: arguments + [max(0, offset)])
+            if let target, target["id"] != id.rawValue {
+                try Journal.passPlaces(db, from: (id.rawValue, task.priority, position),
+                                       to: (target["id"], target["priority"], target["position"]), time: time)
+                try JournalMeta.bumpOrderRevision(db)
+            }
+            try JournalMeta.bumpRevision(db)
+            return id
+        }
+    }
+
+    /// `passPlaces(_:from:to:time:)` moves the task at `from` to the place of the task at
+    /// `to`: the tasks from that place to the moved one's each take the next one's place
+    /// towards it, so the set of (priority, position) pairs stays the same.
+    private static func passPlaces(
+        _ db: Database, from mover: (id: Int64, priority: Int, position: Int64),
+        to target: (id: Int64, priority: Int, position: Int64), time: Int64
+    ) throws {
+        let movesUp = (mover.priority, -mover.position) < (target.priority, -target.position)
+        let (first, last) = movesUp ? (target, mover) : (mover, target)
+        // Every task from `first` to `last` in queue order (priority down, position up), both included.
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, priority, position FROM task
+            WHERE (priority < ?1 OR (priority = ?1 AND position >= ?2))
+              AND (priority > ?3 OR (priority = ?3 AND position <= ?4))
+            ORDER BY priority DESC, position
+            """, arguments: [first.priority, first.position, last.priority, last.position])
+        var order = rows.map { row -> Int64 in row["id"] }
+        if movesUp {
+            order.removeLast()
+            order.insert(mover.id, at: 0)
+        } else {
+            order.removeFirst()
+            order.append(mover.id)
+        }
+        let update = try db.cachedStatement(sql: "UPDATE task SET priority = ?, position = ?, updated_at = ? WHERE id = ?")
+        for (slot, id) in zip(rows, order) where slot["id"] != id {
+            try update.execute(arguments: [slot["priority"] as Int, slot["position"] as Int64, time, id])
+        }
+    }
 }
 
 /// `TaskInserter` holds the prepared statements of one insert transaction.

@@ -15,6 +15,7 @@ extension Scheduler {
     /// that were paused; a running transfer is stopped.
     @discardableResult
     public func pause(_ ids: [TaskID]) -> [TaskID] {
+        noticeReorder()
         let moved = changeStates(ids, to: .paused)
         for id in moved {
             retryTimers.removeValue(forKey: id)?.cancel()
@@ -61,6 +62,7 @@ extension Scheduler {
                 if let record = try? journal.task(id) { records.append(record) }
             }
         }
+        noticeReorder()
         for id in ids {
             retryTimers.removeValue(forKey: id)?.cancel()
             interrupt(id, intent: .removed)
@@ -80,6 +82,17 @@ extension Scheduler {
         fill()
         finishIfIdle()
         return removed
+    }
+
+    /// `noticeReorder()` takes back the tasks handed ahead when the queue order was changed
+    /// since the last poll, before an action frees a slot (see `takeBackIfReordered()`).
+    private func noticeReorder() {
+        guard case .running = phase else { return }
+        do {
+            try takeBackIfReordered()
+        } catch {
+            lastJournalError = error
+        }
     }
 
     /// `changeStates(_:to:)` moves tasks to `state` in the journal and returns those moved.

@@ -110,6 +110,10 @@ extension Scheduler {
             }
             concluded(ending.id, state: state, decision: decision, intent: intents[index])
         }
+        // Tasks taken back are queued again now: once all are, the final `fill()` chooses.
+        if !takingBack.isEmpty {
+            for ending in batch { takingBack.remove(ending.id) }
+        }
         // The next transfers start first: the engine has work while the names are removed.
         start(chosen, moved: moved)
         for ending in batch {

@@ -8,6 +8,9 @@ extension Scheduler {
     /// anyway (endings are recorded): every free slot is taken, not only a batch of them.
     func chooseCandidates(writing: Bool = false) -> [Candidate] {
         guard case .running = phase else { return [] }
+        // Tasks handed ahead are being taken back after a change of order: the choice waits
+        // until all are queued again, and is then made in the order of that moment.
+        guard takingBack.isEmpty else { return [] }
         // An ended attempt holds its slot until it is recorded and its `ended` published, or
         // until its network part was reported over (`transferred`): a file being made durable
         // does not keep the next transfer waiting, and the more files wait for the disk

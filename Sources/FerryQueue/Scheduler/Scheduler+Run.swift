@@ -10,6 +10,7 @@ extension Scheduler {
         guard phase == .idle else { return }
         phase = .running(untilIdle: untilIdle)
         dropUpcoming()  // the queue may have changed since the last run
+        takingBack.removeAll()
         do {
             if try journal.requeueInterrupted() > 0 {
                 removeLeftoverPartialFiles()
@@ -125,11 +126,7 @@ extension Scheduler {
             guard revision != lastRevision else { return }
             lastRevision = revision
             dropUpcoming()
-            let order = try journal.orderRevision()
-            if order != lastOrderRevision {
-                lastOrderRevision = order
-                takeBackHandedAhead()
-            }
+            try takeBackIfReordered()
         } catch {
             lastJournalError = error
             finishIfIdle()
@@ -142,18 +139,33 @@ extension Scheduler {
         finishIfIdle()
     }
 
+    /// `takeBackIfReordered()` reads the journal's `orderRevision()` and, when the queue order
+    /// was changed since it was last read, takes back the tasks handed ahead: before a slot is
+    /// freed (a pause, a removal), so that the session does not start a task chosen in the old
+    /// order in it.
+    func takeBackIfReordered() throws(QueueError) {
+        let order = try journal.orderRevision()
+        guard order != lastOrderRevision else { return }
+        lastOrderRevision = order
+        takeBackHandedAhead()
+    }
+
     /// `takeBackHandedAhead()` puts the tasks handed to the session ahead of need that it has
-    /// not started yet back to `queued`, after the user changed the queue order: the next
-    /// transfers are chosen again in the new order (nothing of theirs was touched yet).
+    /// not started yet back to `queued`, after the user changed the queue order or lowered the
+    /// limits: the next transfers are chosen again, in the order of the moment they are chosen
+    /// (nothing of theirs was touched yet). Nothing is chosen until every one of them is
+    /// recorded `queued` again (`takingBack`): they end one at a time, and a choice made while
+    /// some are still out would pass over them, or hand one back ahead of a task moved before it.
     func takeBackHandedAhead() {
         var waiting: [RunningTask] = []
         for entry in running.values where entry.intent == nil && !entry.finishing && !entry.transfer.hasStarted {
             waiting.append(entry)
         }
-        // In queue order: the engine ends them in the order they are cancelled, and each one
-        // queued again may be chosen at once, so the first in the queue must come back first.
+        // In the order they were handed (the order of their rows then), so that they end in an
+        // order that does not depend on how the dictionary is laid out.
         waiting.sort { ($0.record.priority, -$0.record.position) > ($1.record.priority, -$1.record.position) }
         for entry in waiting {
+            takingBack.insert(entry.record.id)
             interrupt(entry.record.id, intent: .requeue)
         }
     }

@@ -95,6 +95,11 @@ public actor Scheduler {
     /// The journal's `orderRevision()` when last read: a manual reorder since then takes back
     /// the tasks handed ahead (`takeBackHandedAhead()`).
     var lastOrderRevision: Int64 = 0
+    /// `takingBack` are the tasks handed ahead that `takeBackHandedAhead()` is taking back and
+    /// whose attempts are not recorded yet: while any is left, nothing is chosen to start (a
+    /// choice made then would pass over them), and once all are queued again, the next tasks
+    /// are chosen in the queue order of that moment.
+    var takingBack: Set<TaskID> = []
     /// `poller` reads the journal's revision every `pollInterval` while a run is under way.
     var poller: Task<Void, Never>?
     /// `runWaiter` is the `run(untilIdle:)` waiting for its run to end.
