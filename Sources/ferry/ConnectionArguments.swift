@@ -36,14 +36,11 @@ struct ConnectionArguments {
         netrc = try options.netrc()
         netrc.file = netrc.file.map(Self.absolute)
 
-        var absolutePolicy = policy
-        absolutePolicy.certificateAuthorityFile = policy.certificateAuthorityFile.map(Self.absolute)
-        absolutePolicy.certificateAuthorityDirectory = policy.certificateAuthorityDirectory.map(Self.absolute)
-        absolutePolicy.clientCertificateFile = policy.clientCertificateFile.map(Self.absolute)
-        absolutePolicy.clientKeyFile = policy.clientKeyFile.map(Self.absolute)
-        policy = absolutePolicy
-        if trust.given || policy.certificateAuthorityFile != nil || policy.certificateAuthorityDirectory != nil {
-            settings.adopt(policy)
+        policy = Self.absolute(policy)
+        // Only what the options give is kept with the tasks: the environment's authorities
+        // are those of the engine that runs them (the same `SSL_CERT_FILE` as curl reads).
+        if trust.given {
+            settings.adopt(Self.absolute(try trust.policy(environment: [:])))
         }
         if let login {
             settings.user = login.user
@@ -60,6 +57,16 @@ struct ConnectionArguments {
         settings.cookieFiles = cookieFiles
         settings.cookieJar = cookieJar
         settings.compressed = compressed
+    }
+
+    /// `absolute(_:)` is `policy` with its files named by absolute paths.
+    static func absolute(_ policy: SecurityPolicy) -> SecurityPolicy {
+        var absolute = policy
+        absolute.certificateAuthorityFile = policy.certificateAuthorityFile.map(Self.absolute)
+        absolute.certificateAuthorityDirectory = policy.certificateAuthorityDirectory.map(Self.absolute)
+        absolute.clientCertificateFile = policy.clientCertificateFile.map(Self.absolute)
+        absolute.clientKeyFile = policy.clientKeyFile.map(Self.absolute)
+        return absolute
     }
 
     /// `absolute(_:)` is `path` against the current directory.
