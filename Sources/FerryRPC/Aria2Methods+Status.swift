@@ -71,9 +71,14 @@ extension Aria2Methods {
     @Sendable static func getGlobalStat(_ call: RPCCall) throws(RPCError) -> JSONValue {
         let engine = call.engine
         let counts = try engine.counts()
-        func sum(_ states: Set<TaskState>) -> JSONValue {
-            DownloadStatus.number(Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) }))
+        func count(_ states: Set<TaskState>) -> Int64 {
+            Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) })
         }
+        func sum(_ states: Set<TaskState>) -> JSONValue {
+            DownloadStatus.number(count(states))
+        }
+        let active = try activeRecords(engine).count
+        let running = max(active, counts[.running] ?? 0)
         let speed = engine.live.totalSpeed()
         let offline = (try? engine.journal.networkOffline()) ?? false
         return [
@@ -81,8 +86,9 @@ extension Aria2Methods {
             "network": offline ? "offline" : "online",
             "downloadSpeed": DownloadStatus.number(speed.download),
             "uploadSpeed": DownloadStatus.number(speed.upload),
-            "numActive": DownloadStatus.number(Int64(try activeRecords(engine).count)),
-            "numWaiting": sum(waitingStates),
+            "numActive": DownloadStatus.number(Int64(active)),
+            // Tasks handed to the engine ahead of need wait there: tellStatus says `waiting`.
+            "numWaiting": DownloadStatus.number(count(waitingStates) + Int64(running - active)),
             "numStopped": sum(stoppedStates),
             "numStoppedTotal": sum(stoppedStates),
         ]

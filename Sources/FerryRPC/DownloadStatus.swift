@@ -90,7 +90,7 @@ enum DownloadStatus {
             switch key {
             case .completedLength: writer.integerString(completed)
             case .bitfield: writer.string(bitfield(of: record, engine: engine, total: total, completed: completed))
-            case .connections: writer.integerString(record.state == .running ? Int64(live?.connections ?? 1) : 0)
+            case .connections: writer.integerString(live.map { Int64($0.connections ?? 1) } ?? 0)
             case .dir: writer.string(directory(of: record, engine: engine))
             case .downloadSpeed: writer.integerString(live.map { $0.isSending ? 0 : Int64($0.bytesPerSecond) } ?? 0)
             case .errorCode: writer.string(Aria2ErrorCode.code(for: failure))
@@ -99,7 +99,8 @@ enum DownloadStatus {
             case .gid: writer.string(GID.string(for: record.id))
             case .numPieces: writer.integerString((total + pieceLength - 1) / pieceLength)
             case .pieceLength: writer.integerString(pieceLength)
-            case .status: writer.string(name(of: record.state))
+            // A task handed to the engine ahead of need waits there until a place frees.
+            case .status: writer.string(record.state == .running && live == nil ? "waiting" : name(of: record.state))
             case .totalLength: writer.integerString(total)
             case .uploadLength: writer.integerString(live?.sentBytes ?? 0)
             case .uploadSpeed: writer.integerString(live.map { $0.isSending ? Int64($0.bytesPerSecond) : 0 } ?? 0)

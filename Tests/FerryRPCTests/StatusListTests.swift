@@ -54,6 +54,10 @@ struct StatusListTests {
         // Then it is not active yet.
         #expect(field(try await call("aria2.tellActive", [keys]), "gid") == [])
         #expect(try await call("aria2.getGlobalStat").objectValue?["numActive"] == "0")
+        // It waits in the session: tellStatus and the figures say so (with the paused and the queued one).
+        let handed = try await call("aria2.tellStatus", [.string(GID.string(for: ids[2])), ["status", "connections"]])
+        #expect(handed.objectValue?["status"] == "waiting" && handed.objectValue?["connections"] == "0")
+        #expect(try await call("aria2.getGlobalStat").objectValue?["numWaiting"] == "3")
 
         // When the session starts it, then runs, then fails.
         engine.live.record(.started(ids[2]))
