@@ -15,8 +15,10 @@ public func fuzzBatchInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     guard let reader = try? BatchInputReader(fileDescriptor: fd) else { return 0 }
     var lastLine = 0
-    // Each item ends at least one line; a line ends at a LF, so there are at most size + 1.
-    for _ in 0...(size + 1) {
+    // Each entry or error ends at least one line, and each warning names an option of a line of
+    // its own (once per name); a line ends at a LF, so there are at most 2 x (size + 1) items.
+    var lastWarningLine = 0
+    for _ in 0...(2 * (size + 1)) {
         let item: BatchItem?
         do {
             item = try reader.next()
@@ -32,6 +34,9 @@ public func fuzzBatchInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 invariant(!name.isEmpty && name != "." && name != "..", "out= accepted \(FileNameRule.shown(name))")
                 invariant(!name.contains("/") && !name.unicodeScalars.contains("\0"), "out= accepted a path: \(FileNameRule.shown(name))")
             }
+        case .warning(let warning):
+            invariant(warning.line >= 1 && warning.line >= lastWarningLine, "warning on line \(warning.line) after line \(lastWarningLine)")
+            lastWarningLine = warning.line
         case .error(let error):
             invariant(error.line >= 1, "error on line \(error.line)")
             if let entryLine = error.entryLine {

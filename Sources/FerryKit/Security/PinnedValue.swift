@@ -19,7 +19,7 @@ extension SecurityPolicy {
             let text: String
             do {
                 // PEM text itself (a pin kept with a queued task), else a file.
-                text = value.hasPrefix("-----BEGIN ") ? value : try String(contentsOfFile: value, encoding: .utf8)
+                text = value.hasPrefix("-----BEGIN ") ? value : try Self.pemFileText(value)
             } catch {
                 throw .input(.invalidOption("--pin \(value): neither sha256//BASE64 nor a readable PEM file"))
             }
@@ -35,6 +35,16 @@ extension SecurityPolicy {
         if !pinnedCertificates.isEmpty && !pinnedPublicKeyHashes.isEmpty {
             throw .input(.invalidOption("--pin: give public keys or certificates, not both (a certificate pin makes the pinned certificates the only anchors)"))
         }
+    }
+
+    /// `pemFileText(_:)` is the text of a PEM file: a regular file of at most 1 MiB (a pin
+    /// naming a device or a FIFO is refused, never read without end).
+    static func pemFileText(_ path: String) throws -> String {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 1 << 20 else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        return try String(contentsOfFile: path, encoding: .utf8)
     }
 
     /// `PEMBlock` is one `-----BEGIN LABEL-----` block: its label, its text and its bytes.
