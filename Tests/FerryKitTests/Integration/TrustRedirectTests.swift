@@ -147,7 +147,7 @@ import Testing
     }
 }
 
-/// `ServerTrustManager`'s host matching, without a server.
+/// `ServerTrustManager`'s host matching, and the authorities a handle falls back to, without a server.
 struct ServerTrustManagerMatchingTests {
     private func manager(_ patterns: [String]) throws -> ServerTrustManager {
         var manager = ServerTrustManager()
@@ -197,6 +197,16 @@ struct ServerTrustManagerMatchingTests {
         let rules = try manager(["example.org", "EXAMPLE.org"])
         #expect(rules.rules.count == 1)
         #expect(rules.policy(forHost: "example.org")?.certificateAuthorityFile == "/1")
+    }
+
+    @Test func aPolicyWithoutAuthoritiesGetsLibcurlsBuiltInOnesBack() throws {
+        // Setting CAINFO to NULL would leave no authority at all: the handle restores the
+        // bundle this libcurl was built with, as curl-config reports it.
+        let configured = try run(executable: "/usr/bin/env", arguments: ["curl-config", "--ca"])
+        try #require(configured.succeeded, "\(configured.stderr)")
+        let bundle = configured.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!bundle.isEmpty)
+        #expect(EasyHandle.builtInAuthorities.file == bundle)
     }
 
     @Test func patternsThatAreNotHostsAreRefused() {
