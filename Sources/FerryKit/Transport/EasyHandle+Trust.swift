@@ -41,7 +41,7 @@ extension EasyHandle {
         case (true, let rule?): return "after a redirect to \(place), checked by the trust rule for \(rule)"
         case (true, nil):
             let rules = configuration.trustManager.map { !$0.rules.isEmpty } ?? false
-            return "after a redirect to \(place)" + (rules ? "; no trust rule matches \(host), so the request's own TLS settings applied" : "")
+            return "after a redirect to \(place)" + (rules ? "; no trust rule matches \(host)" : "")
         }
     }
 

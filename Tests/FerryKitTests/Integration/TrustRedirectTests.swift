@@ -96,6 +96,9 @@ import Testing
         let detail = try #require(tlsDetail(outcome), "\(outcome)")
         #expect(detail.contains("after a redirect to localhost:\(servers.ports["b"] ?? 0)"), "\(detail)")
         #expect(FerryError.transport(.tls(detail)).description.hasPrefix("TLS error: "))
+        // With rules for other hosts only, it says none matched the failing one.
+        let unmatched = try await fetch(servers.url("a", "/to-b"), policy: pinned, rules: ["*.example.org": .default])
+        #expect(tlsDetail(unmatched)?.contains("after a redirect to localhost:\(servers.ports["b"] ?? 0); no trust rule matches localhost") == true, "\(unmatched)")
     }
 
     @Test func aRuleForTheRedirectTargetJudgesItInsteadOfTheRequestsPins() async throws {
