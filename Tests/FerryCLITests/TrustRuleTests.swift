@@ -86,6 +86,34 @@ import Testing
         #expect((try? SHA256Hex.of(file: out.file("rule.bin"))) == Pattern.sha256Hex(count: 30_000, seed: 29))
     }
 
+    @Test(.enabled(if: TmuxTerminal.isAvailable))
+    func theTerminalUIGivesItsRulesToTheDaemonItStarts() throws {
+        // Given the terminal UI opened with a rule for a self-signed server's host
+        let certificates = try TestCertificates()
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { www.remove(); out.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("t.bin"), count: 30_000, seed: 37)
+        let port = try Loopback.freePort()
+        let nginx = try NginxServer.start(root: www.url, httpConfig: certificates.serverBlock(port: port, certificate: "selfsigned", root: www.url))
+        defer { nginx.stop() }
+        let terminal = try TmuxTerminal(command: [try ferryExecutableURL().path, "tui", "--no-config", "--state-dir", state.path, "--dir", out.path,
+                                                  "--trust", "127.0.0.1 pin=\(certificates.path("selfsigned.pem"))"],
+                                        environment: ["NO_COLOR": "1"], width: 100, height: 12)
+        defer { _ = try? runFerry(["stop", "--state-dir", state.path], timeout: .seconds(60)) }
+        #expect(terminal.waitUntil(seconds: 20) { terminal.screen().contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty } })
+        // When a download from that server is queued from another shell
+        let added = try runFerry(["add", "--state-dir", state.path, "-d", out.path, "https://127.0.0.1:\(port)/t.bin"], timeout: .seconds(60))
+        try #require(added.exitStatus == 0, "\(String(decoding: added.standardError, as: UTF8.self))")
+        // Then the daemon the UI started checks it by the rule, and it completes
+        let done = terminal.waitUntil(seconds: 30) {
+            (try? SHA256Hex.of(file: out.file("t.bin"))) == Pattern.sha256Hex(count: 30_000, seed: 37)
+        }
+        #expect(done, "\(terminal.screen())")
+        try terminal.send("q")
+    }
+
     @Test func aMalformedRuleIsAUsageErrorNamingIt() throws {
         let out = try TemporaryDirectory()
         defer { out.remove() }
