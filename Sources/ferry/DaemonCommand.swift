@@ -40,6 +40,8 @@ struct DaemonCommand: AsyncParsableCommand {
 
     @OptionGroup var hooks: HookOptions
 
+    @OptionGroup(title: "TLS rules per host") var trustRules: TrustRuleOptions
+
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
 
@@ -63,6 +65,7 @@ struct DaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        let trustManager = try trustRules.checkedManager(environment: environment)
         let secret = try rpc.secret(environment: environment)
         if rpc.rpcPort != nil && secret == nil {
             Console.error("--rpc-port needs a secret: --rpc-secret-file FILE, FERRY_RPC_SECRET or --rpc-secret")
@@ -93,6 +96,7 @@ struct DaemonCommand: AsyncParsableCommand {
                                                    maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(environment)
+        configuration.trustManager = trustManager
         try limits.bandwidth.record(on: journal)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)

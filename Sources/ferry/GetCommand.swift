@@ -19,6 +19,8 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var options: DownloadOptions
 
+    @OptionGroup(title: "TLS rules per host") var trustRules: TrustRuleOptions
+
     @Option(name: .customLong("state-dir"), help: "Keep the journal here. Default: $FERRY_STATE_DIR, else $XDG_STATE_HOME/ferry, else ~/.local/state/ferry.")
     var stateDir: String?
 
@@ -52,6 +54,12 @@ struct GetCommand: AsyncParsableCommand {
             inputErrors.append(.input(.invalidOption("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")))
         }
         let environment = ProcessInfo.processInfo.environment
+        var trustManager: ServerTrustManager?
+        do throws(FerryError) {
+            trustManager = try trustRules.manager(environment: environment)
+        } catch {
+            inputErrors.append(error)
+        }
         var connection = ConnectionArguments()
         do throws(FerryError) {
             connection = try ConnectionArguments(trust: options.trust, login: options.login, compressed: options.compressed,
@@ -89,6 +97,7 @@ struct GetCommand: AsyncParsableCommand {
         }
 
         connection.warnIfInsecure()
+        TrustRuleOptions.warnIfInsecure(trustManager)
         let directory = try DownloadDirectory.prepareForCommand(options.dir)
 
         let request = GetRequest(urls: parsed, directory: directory, options: options, headers: headers, rate: rate, checksum: checksum,
@@ -100,7 +109,12 @@ struct GetCommand: AsyncParsableCommand {
             // A daemon running the queue takes the downloads; another engine running it is a
             // usage error; a state directory or journal that cannot be used (read-only, full,
             // ...) is a local file error.
-            if case .lock(.heldByAnotherProcess) = error, try await getThroughDaemon(request) { return }
+            if case .lock(.heldByAnotherProcess) = error {
+                if trustManager != nil {
+                    Console.error("note: if a daemon runs this queue, it checks TLS with its own --trust rules, not this command's")
+                }
+                if try await getThroughDaemon(request) { return }
+            }
             throw QueueAccess.fail(error)
         }
         let plan: GetPlan
@@ -127,6 +141,7 @@ struct GetCommand: AsyncParsableCommand {
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
         configuration.securityPolicy = connection.policy
+        configuration.trustManager = trustManager
         configuration.login = connection.login
         configuration.proxy = connection.proxy
         configuration.usesNetrc = connection.netrc.uses

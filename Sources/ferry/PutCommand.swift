@@ -50,6 +50,8 @@ struct PutCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "TLS") var trust: TrustOptions
 
+    @OptionGroup(title: "TLS rules per host") var trustRules: TrustRuleOptions
+
     @OptionGroup(title: "Logins and proxy") var login: LoginOptions
 
     @Flag(name: [.short, .long], help: "Print the request and response heads on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
@@ -64,7 +66,9 @@ struct PutCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         let request: Request
+        let trustManager: ServerTrustManager?
         do throws(FerryError) {
+            trustManager = try trustRules.manager(environment: ProcessInfo.processInfo.environment)
             var made = try makeRequest()
             made.acceptsCompression = compressed
             made.securityPolicy = try trust.policy(environment: ProcessInfo.processInfo.environment)
@@ -83,6 +87,7 @@ struct PutCommand: AsyncParsableCommand {
             if trust.insecure {
                 Console.error("warning: --insecure: TLS certificates and host names are not checked")
             }
+            TrustRuleOptions.warnIfInsecure(trustManager)
         } catch {
             // Whatever is wrong with the arguments or the files they name, nothing was sent: a usage error.
             Console.error(error.description)
@@ -96,6 +101,7 @@ struct PutCommand: AsyncParsableCommand {
         let style = Reporter.Style(json: json)
         let reporter = Reporter(style: style, jobCount: 1, verb: "uploading to")
         var sessionConfiguration = SessionConfiguration()
+        sessionConfiguration.trustManager = trustManager
         if verbose {
             sessionConfiguration.headTrace = { trace in reporter.showHead(trace) }
         }

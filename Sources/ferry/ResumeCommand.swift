@@ -26,6 +26,8 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup var hooks: HookOptions
 
+    @OptionGroup(title: "TLS rules per host") var trustRules: TrustRuleOptions
+
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
 
@@ -35,6 +37,7 @@ struct ResumeCommand: AsyncParsableCommand {
     @OptionGroup var state: StateOptions
 
     func run() async throws {
+        let trustManager = try trustRules.checkedManager(environment: ProcessInfo.processInfo.environment)
         let ids = try selection.parsed(requireSome: false)
         let stateDirectory = try QueueAccess.directory(state)
         let lock: EngineLock
@@ -62,6 +65,7 @@ struct ResumeCommand: AsyncParsableCommand {
                                                    maximumPerHost: limits.maxPerHost)
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(ProcessInfo.processInfo.environment)
+        configuration.trustManager = trustManager
         try limits.bandwidth.record(on: journal)
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)

@@ -13,6 +13,8 @@ struct TerminalOptions: ParsableArguments {
 
     @OptionGroup var hooks: HookOptions
 
+    @OptionGroup(title: "TLS rules per host (for the daemon started for the window)") var trustRules: TrustRuleOptions
+
     @Flag(name: .customLong("bell"), help: "Ring the terminal's bell when the queue empties (the last running or queued task ended).")
     var bell = false
 

@@ -24,6 +24,8 @@ enum TerminalSession {
             throw ExitStatus.usage
         }
         let environment = ProcessInfo.processInfo.environment
+        // A bad rule stops the window before anything starts (the daemon reads them again).
+        _ = try options.trustRules.checkedManager(environment: environment)
         let directory: StateDirectory
         do throws(QueueError) {
             directory = try StateDirectory.prepare(argument: options.stateDirectory, environment: environment)
@@ -40,6 +42,7 @@ enum TerminalSession {
                              "--max-concurrent", String(options.limits.maxConcurrent), "--max-per-host", String(options.limits.maxPerHost)]
             if let dir = options.directory { arguments += ["--dir", dir] }
             arguments += options.hooks.arguments
+            arguments += options.trustRules.arguments
             try await DaemonLauncher.launch(stateDirectory: directory, arguments: arguments, announce: false)
         }
         let journal: Journal

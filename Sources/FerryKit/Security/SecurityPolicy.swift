@@ -7,9 +7,10 @@ import Foundation
 /// Pinning has AFNetworking's two modes: **public key** (`pinnedPublicKeyHashes`, the leaf's
 /// key hashed as libcurl's `sha256//BASE64`; any one matching passes) and **certificate**
 /// (`pinnedCertificates`, PEM: they become the only trusted anchors, so the peer's chain must
-/// lead to one of them). A request carries its own policy (`Request.securityPolicy`), else the
-/// session's applies. Ferry follows redirects itself, so every hop's connection is checked
-/// against the policy, pins included.
+/// lead to one of them). A host with a rule of the session's ``ServerTrustManager`` is
+/// evaluated by that rule; any other host by the request's own policy
+/// (`Request.securityPolicy`), else the session's. Ferry follows redirects itself, so every
+/// hop's connection is checked against its host's policy, pins included.
 public struct SecurityPolicy: Sendable, Equatable {
     /// `PinningMode` is AFNetworking's `AFSSLPinningMode`.
     public enum PinningMode: Sendable, Equatable {

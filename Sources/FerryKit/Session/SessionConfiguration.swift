@@ -27,6 +27,10 @@ public struct SessionConfiguration: Sendable {
     public var defaultHeaders: HTTPHeaders = [:]
     /// TLS verification and pinning, ``SecurityPolicy/default`` by default.
     public var securityPolicy = SecurityPolicy.default
+    /// Per-host trust rules (``ServerTrustManager``): a host with a rule is evaluated by it, on
+    /// the first connection and after every redirect; other hosts by the request's own policy,
+    /// else ``securityPolicy``. `nil` (no rules) by default.
+    public var trustManager: ServerTrustManager?
     /// A receive speed cap in bytes per second for each transfer, `nil` (no cap) by default.
     public var maximumReceiveSpeed: Int64?
     /// Bodies at least this large are sent with `Expect: 100-continue`, so that an early

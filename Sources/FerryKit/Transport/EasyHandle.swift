@@ -28,7 +28,10 @@ final class EasyHandle {
     /// the secrets are filtered for the hop's origin.
     private var requestHeaders = HTTPHeaders()
     /// Redirects followed so far.
-    private var redirectCount = 0
+    private(set) var redirectCount = 0
+    /// The TLS policy the current hop is evaluated by, and the rule that chose it; set by
+    /// `applyTrust(for:)` before each hop.
+    var hopTrust: HopTrust?
     /// The receive token bucket, when the transfer has a cap or a share of the engine's budget.
     var pacer: Pacer?
     /// The send token bucket, when the transfer has a share of the engine's upload budget.
@@ -121,7 +124,7 @@ final class EasyHandle {
             set(CURLOPT_BUFFERSIZE, request.receiveBufferSize ?? c.receiveBufferSize)
         }
         set(CURLOPT_UPLOAD_BUFFERSIZE, c.uploadBufferSize)
-        apply(request.securityPolicy ?? c.securityPolicy)
+        applyTrust(for: currentURL)
         applyConnection(request)
         if request.usesOwnConnection { set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
 
@@ -280,6 +283,8 @@ final class EasyHandle {
         redirectCount += 1
         currentURL = next
         head = ResponseHeadParser()
+        // The next host may be judged by another policy (its own rule, or none).
+        applyTrust(for: next)
         applyHop()
         return true
     }
@@ -349,7 +354,11 @@ final class EasyHandle {
         _ = ccurl_easy_getinfo_long(raw, CURLINFO_OS_ERRNO, &osErrno)
         let detail = String(cString: errorBuffer)
         let url = effectiveURL ?? task.request.url
-        return .failure(CurlErrorMapping.error(code: code, url: url, osErrno: osErrno, detail: detail, maxRedirects: configuration.maximumRedirects, lowSpeedTime: configuration.lowSpeedTime))
+        let error = CurlErrorMapping.error(code: code, url: url, osErrno: osErrno, detail: detail, maxRedirects: configuration.maximumRedirects, lowSpeedTime: configuration.lowSpeedTime)
+        if case .transport(.tls(let reason)) = error, let note = trustNote {
+            return .failure(.transport(.tls("\(reason) (\(note))")))
+        }
+        return .failure(error)
     }
 
     /// Publishes a final progress snapshot.

@@ -141,6 +141,7 @@ public actor Scheduler {
         sessionConfiguration.maximumActiveTransfers = configuration.maximumConcurrent
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
         sessionConfiguration.headTrace = configuration.headTrace
+        sessionConfiguration.trustManager = configuration.trustManager
         let overall = (try? journal.overallLimits()) ?? OverallLimits()
         sessionConfiguration.overallLimits = overall
         let main = session ?? SessionManager(configuration: sessionConfiguration)

@@ -27,6 +27,10 @@ public struct SchedulerConfiguration: Sendable {
     /// `securityPolicy` is how the TLS peers of this scheduler's transfers are evaluated; `nil`
     /// (the session's, FerryKit's default) by default.
     public var securityPolicy: SecurityPolicy?
+    /// `trustManager` holds per-host TLS rules: a host with a rule is checked by it, on the
+    /// first connection and after every redirect, whatever a task's own trust settings say;
+    /// `nil` (no rules) by default.
+    public var trustManager: ServerTrustManager?
     /// `login` is sent to the origin of each task's URL (the tasks of one `ferry get -u`);
     /// `nil` by default.
     public var login: Login?

@@ -47,6 +47,11 @@ extension ConfigOption {
                      builtIn: "true", note: "false skips TLS checks (with a warning; kept with queued tasks)"),
         ConfigOption(key: "ca-certificate", effect: .value("--cacert"), commands: [.get, .add, .put],
                      builtIn: "the system's authorities", note: "trusted authorities (PEM)"),
+        ConfigOption(key: "trust", effect: .custom { value throws(ConfigMessage) in
+            if let reason = TrustRuleOptions.checkSyntax(value) { throw ConfigMessage("trust \(value.displayable): \(reason)") }
+            return ["--trust", value]
+        }, commands: [.get, .put, .resume, .daemon, .tui], builtIn: "none",
+                     note: "TLS for one host: HOST OPTION=VALUE ..., as --trust (repeatable; Ferry's own)"),
         ConfigOption(key: "all-proxy", effect: .value("--proxy"), commands: [.get, .add, .put],
                      builtIn: "the environment's (http_proxy, ...)", note: "the proxy"),
         ConfigOption(key: "no-proxy", effect: .value("--noproxy"), commands: [.get, .add, .put],
