@@ -25,10 +25,13 @@ extension DaemonDownloads {
     func adopt(_ options: TaskOptions, of record: TaskRecord) async throws {}
 
     /// `adopt(_:of:)` gives a daemon's task this run's trust, login, proxy and cookie settings
-    /// (`aria2.changeOption`: each option given replaces the task's own).
+    /// (`aria2.changeOption`: each option given replaces the task's own; an earlier run's
+    /// option this run does not give stays). Whether TLS is checked is always said, so an
+    /// earlier run's `-k` never outlives a run without it.
     func adopt(_ connection: ConnectionSettings, of record: TaskRecord) async throws {
-        let options = TaskRequest.connectionOptions(connection)
-        guard connection != record.spec.connection, !options.isEmpty else { return }
+        guard connection != record.spec.connection else { return }
+        var options = TaskRequest.connectionOptions(connection)
+        options["check-certificate"] = connection.insecure ? "false" : "true"
         _ = try await daemon.call("aria2.changeOption", [.string(GID.string(for: record.id)), .object(options)])
     }
 }

@@ -155,5 +155,14 @@ import Testing
         #expect(got.exitStatus == 0, "\(got.stderr)")
         #expect((try? SHA256Hex.of(file: out.file("get.bin"))) == Pattern.sha256Hex(count: 40_000, seed: 22))
         expectNoSecret(got)
+
+        // A task queued with -k and run again by ferry get without it: -k does not outlive the run.
+        let queued = try ferry(["add", "--paused", "-k", "-d", out.path, "-o", "rerun.bin", "https://127.0.0.1:\(port)/t.bin"], state: state.url)
+        #expect(queued.exitStatus == 0, "\(queued.stderr)")
+        let rerun = try ferry(["get", "-d", out.path, "-o", "rerun.bin", "--cacert", ca, "https://127.0.0.1:\(port)/t.bin"], state: state.url)
+        #expect(rerun.exitStatus == 0, "\(rerun.stderr)")
+        let listed = try ferry(["list", "--json"], state: state.url)
+        let line = listed.stdout.split(separator: "\n").first { $0.contains("rerun.bin") } ?? ""
+        #expect(line.contains("ca-certificate=") && !line.contains("check-certificate=false"), "\(line)")
     }
 }
