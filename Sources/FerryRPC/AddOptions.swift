@@ -19,12 +19,7 @@ struct AddOptions {
         // In a fixed order, so the first problem named is the same each time.
         for key in options.keys.sorted() {
             guard let value = options[key] else { continue }
-            // Repeatable options come as a list.
-            let values: [JSONValue] = AddOptions.repeatable.contains(key) ? (value.arrayValue ?? [value]) : [value]
-            for item in values {
-                let text = try AddOptions.text(key, item)
-                _ = try AddOptions.checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
-            }
+            try AddOptions.read(key, value, into: &draft)
         }
         if let directory = draft.directory {
             draft.directory = try AddOptions.directory(directory)
@@ -40,11 +35,19 @@ struct AddOptions {
     /// `repeatable` are the options that may be given as a list of values.
     static let repeatable: Set<String> = ["header", "pin", "load-cookies"]
 
+    /// `read(_:_:into:)` reads option `key` (a value, or a list of them for a repeatable one)
+    /// into `draft` through `TaskOptionTable`; a bad value is the error.
+    static func read(_ key: String, _ value: JSONValue, into draft: inout TaskDraft) throws(RPCError) {
+        for item in repeatable.contains(key) ? (value.arrayValue ?? [value]) : [value] {
+            let text = try text(key, item)
+            _ = try checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
+        }
+    }
+
     /// `paused` is true when the task is added paused.
     var paused: Bool { draft.paused ?? false }
 
-    /// `task(urls:upload:defaultDirectory:)` is the new task these options describe, with
-    /// `urls` as mirrors.
+    /// `task(urls:upload:)` is the new task these options describe, with `urls` as mirrors.
     func task(urls: [TransferURL], upload: UploadSpec? = nil) -> NewTask {
         draft.task(urls: urls, defaults: BatchDefaults(), upload: upload)
     }
@@ -69,7 +72,7 @@ struct AddOptions {
     }
 
     /// `text(_:_:)` is an option's value as text (a string, or a number or boolean as aria2's clients send them).
-    static func text(_ key: String, _ value: JSONValue) throws(RPCError) -> String {
+    private static func text(_ key: String, _ value: JSONValue) throws(RPCError) -> String {
         switch value {
         case .string(let text): return text
         case .integer(let number): return String(number)

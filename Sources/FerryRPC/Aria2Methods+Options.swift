@@ -39,11 +39,7 @@ extension Aria2Methods {
                 let changeable = TaskOptionTable.options.filter(\.changeable).map(\.name).joined(separator: ", ")
                 throw RPCError.failed("\(key.prefix(64)) cannot be changed on a task; these can: \(changeable)")
             }
-            let value = options[key] ?? .null
-            for item in AddOptions.repeatable.contains(key) ? (value.arrayValue ?? [value]) : [value] {
-                let text = try AddOptions.text(key, item)
-                _ = try AddOptions.checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
-            }
+            try AddOptions.read(key, options[key] ?? .null, into: &draft)
         }
         if draft.split != nil || draft.connectionsPerServer != nil || draft.minSplitSize != nil {
             let connections = draft.connections ?? record.spec.options.connections

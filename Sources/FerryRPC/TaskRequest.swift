@@ -34,26 +34,12 @@ public enum TaskRequest {
     }
 
     /// `connectionOptions(_:)` are the options that carry `settings` (the password and the
-    /// pins as they are: the socket is the user's own).
+    /// pins as they are: the socket is the user's own), a list where an option has several values.
     public static func connectionOptions(_ settings: ConnectionSettings) -> [String: JSONValue] {
         var options: [String: JSONValue] = [:]
-        if settings.insecure { options["check-certificate"] = "false" }
-        if let file = settings.caFile { options["ca-certificate"] = .string(file) }
-        if let directory = settings.caDirectory { options["ca-directory"] = .string(directory) }
-        let pins = settings.pinnedKeys + settings.pinnedCertificates
-        if !pins.isEmpty { options["pin"] = .array(pins.map { .string($0) }) }
-        if let file = settings.clientCertificate { options["certificate"] = .string(file) }
-        if let file = settings.clientKey { options["private-key"] = .string(file) }
-        if let user = settings.user { options["http-user"] = .string(user) }
-        if let password = settings.password { options["http-passwd"] = .string(password) }
-        if let scheme = settings.authScheme { options["http-auth"] = .string(scheme.rawValue) }
-        if let uses = settings.usesNetrc { options["no-netrc"] = uses ? "false" : "true" }
-        if let file = settings.netrcFile { options["netrc-path"] = .string(file) }
-        if let proxy = settings.proxy { options["all-proxy"] = .string(proxy) }
-        if let list = settings.noProxy { options["no-proxy"] = .string(list) }
-        if !settings.cookieFiles.isEmpty { options["load-cookies"] = .array(settings.cookieFiles.map { .string($0) }) }
-        if let jar = settings.cookieJar { options["save-cookies"] = .string(jar) }
-        if settings.compressed { options["http-accept-gzip"] = "true" }
+        for option in settings.options(revealingSecrets: true) {
+            options[option.key] = option.values.count == 1 ? .string(option.values[0]) : .array(option.values.map { .string($0) })
+        }
         return options
     }
 

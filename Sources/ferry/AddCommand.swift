@@ -289,10 +289,7 @@ struct AddCommand: AsyncParsableCommand {
             errors.append(error.description)
         }
         var upload = UploadSpec(method: method ?? (uploadFile == nil ? "POST" : "PUT"))
-        let cwd = FileManager.default.currentDirectoryPath
-        func absolute(_ path: String) -> String {
-            path.hasPrefix("/") ? path : URL(fileURLWithPath: cwd).appendingPathComponent(path).path
-        }
+        let absolute = TaskOptionTable.absolute
         func checkReadable(_ path: String) {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue

@@ -29,12 +29,12 @@ struct ConnectionArguments {
         policy = try trust.policy(environment: environment)
         let cookies = try options.cookieSettings()
         cookieHeader = cookies.header
-        cookieFiles = cookies.files.map(Self.absolute)
-        cookieJar = cookies.jar.map(Self.absolute)
+        cookieFiles = cookies.files.map(TaskOptionTable.absolute)
+        cookieJar = cookies.jar.map(TaskOptionTable.absolute)
         login = try options.login(environment: environment)
         proxy = try options.proxySettings()
         netrc = try options.netrc()
-        netrc.file = netrc.file.map(Self.absolute)
+        netrc.file = netrc.file.map(TaskOptionTable.absolute)
 
         policy = Self.absolute(policy)
         // Only what the options give is kept with the tasks: the environment's authorities
@@ -62,16 +62,11 @@ struct ConnectionArguments {
     /// `absolute(_:)` is `policy` with its files named by absolute paths.
     static func absolute(_ policy: SecurityPolicy) -> SecurityPolicy {
         var absolute = policy
-        absolute.certificateAuthorityFile = policy.certificateAuthorityFile.map(Self.absolute)
-        absolute.certificateAuthorityDirectory = policy.certificateAuthorityDirectory.map(Self.absolute)
-        absolute.clientCertificateFile = policy.clientCertificateFile.map(Self.absolute)
-        absolute.clientKeyFile = policy.clientKeyFile.map(Self.absolute)
+        absolute.certificateAuthorityFile = policy.certificateAuthorityFile.map(TaskOptionTable.absolute)
+        absolute.certificateAuthorityDirectory = policy.certificateAuthorityDirectory.map(TaskOptionTable.absolute)
+        absolute.clientCertificateFile = policy.clientCertificateFile.map(TaskOptionTable.absolute)
+        absolute.clientKeyFile = policy.clientKeyFile.map(TaskOptionTable.absolute)
         return absolute
-    }
-
-    /// `absolute(_:)` is `path` against the current directory.
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardized.path
     }
 
     /// `warnIfInsecure()` says on stderr that TLS is not checked, when it is not.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryKit
+import FerryQueue
 import Foundation
 
 /// `TrustRuleOptions` are the per-host TLS rules of the commands that run transfers:
@@ -64,51 +65,29 @@ struct TrustRuleOptions: ParsableArguments {
             var rule = self
             rule.options = options.map { option in
                 let isPath = option.name != "check-certificate" && !option.value.hasPrefix("sha256//")
-                return (option.name, isPath ? ConnectionArguments.absolute(option.value) : option.value)
+                return (option.name, isPath ? TaskOptionTable.absolute(option.value) : option.value)
             }
             return rule
         }
 
-        /// `policy(environment:)` is the policy the options make, the environment's
+        /// `policy(environment:)` is the policy the options make, each read through
+        /// `TaskOptionTable` (the same checks as a task's options), the environment's
         /// authorities added where the rule names none (as the TLS options do); throws why a
         /// file cannot be read or a pin is bad.
         func policy(environment: [String: String]) throws(TrustRuleError) -> SecurityPolicy {
-            var policy = SecurityPolicy()
-            var key: String?
+            var draft = TaskDraft()
             for (name, value) in options {
-                switch name {
-                case "check-certificate":
-                    policy.verifiesPeer = value.lowercased() == "true"
-                case "ca-directory":
-                    var isDirectory: ObjCBool = false
-                    guard FileManager.default.fileExists(atPath: value, isDirectory: &isDirectory), isDirectory.boolValue else {
-                        throw TrustRuleError("ca-directory \(value.displayable): not a directory")
-                    }
-                    policy.certificateAuthorityDirectory = value
-                case "pin":
-                    do throws(FerryError) {
-                        try policy.addPin(value)
-                    } catch {
-                        throw TrustRuleError(error.description.replacingOccurrences(of: "--pin", with: "pin"))
-                    }
-                default:
-                    guard access(value, R_OK) == 0 else {
-                        throw TrustRuleError("\(name) \(value.displayable): \(String(cString: strerror(errno)))")
-                    }
-                    switch name {
-                    case "ca-certificate": policy.certificateAuthorityFile = value
-                    case "certificate": policy.clientCertificateFile = value
-                    default: key = value
-                    }
+                do throws(QueueError) {
+                    _ = try TaskOptionTable.read(name, value, into: &draft)
+                } catch {
+                    throw TrustRuleError(error.description)
                 }
             }
-            if let key {
-                guard policy.clientCertificateFile != nil else {
-                    throw TrustRuleError("private-key is the key of certificate: give certificate=FILE too")
-                }
-                policy.clientKeyFile = key
+            let settings = draft.connection
+            if settings.clientKey != nil && settings.clientCertificate == nil {
+                throw TrustRuleError("private-key is the key of certificate: give certificate=FILE too")
             }
-            return policy.withEnvironment(environment)
+            return (settings.securityPolicy ?? SecurityPolicy()).withEnvironment(environment)
         }
     }
 

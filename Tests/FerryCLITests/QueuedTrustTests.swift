@@ -26,28 +26,40 @@ import Testing
         #expect(!result.stdout.contains(Self.password) && !result.stderr.contains(Self.password), "the password was printed")
     }
 
-    /// nginx over HTTPS with the CA-signed leaf: /t.bin open, /private/a.bin behind Basic.
-    private func server(_ certificates: TestCertificates, _ www: TemporaryDirectory, _ secrets: TemporaryDirectory) throws -> (NginxServer, Int) {
-        try FileManager.default.createDirectory(at: www.file("private"), withIntermediateDirectories: true)
-        try Pattern.writeFile(at: www.file("t.bin"), count: 50_000, seed: 21)
-        try Pattern.writeFile(at: www.file("private/a.bin"), count: 40_000, seed: 22)
-        try "alice:{PLAIN}\(Self.password)\n".write(to: secrets.file("htpasswd"), atomically: true, encoding: .utf8)
-        let port = try Loopback.freePort()
-        let nginx = try NginxServer.start(root: www.url, httpConfig: certificates.serverBlock(
-            port: port, certificate: "leaf", root: www.url,
-            extra: "location /private/ { auth_basic \"ferry\"; auth_basic_user_file \(secrets.file("htpasswd").path); }"))
-        return (nginx, port)
+    /// `Site` is nginx over HTTPS with the CA-signed leaf (/t.bin open, /private/a.bin behind
+    /// Basic for alice), the directories of one test, and their removal.
+    final class Site {
+        let certificates: TestCertificates
+        let www, secrets, out, state: TemporaryDirectory
+        let nginx: NginxServer
+        let port: Int
+
+        init() throws {
+            certificates = try TestCertificates()
+            www = try TemporaryDirectory(worldReadable: true)
+            secrets = try TemporaryDirectory(worldReadable: true)
+            out = try TemporaryDirectory()
+            state = try TemporaryDirectory()
+            try FileManager.default.createDirectory(at: www.file("private"), withIntermediateDirectories: true)
+            try Pattern.writeFile(at: www.file("t.bin"), count: 50_000, seed: 21)
+            try Pattern.writeFile(at: www.file("private/a.bin"), count: 40_000, seed: 22)
+            try "alice:{PLAIN}\(QueuedTrustTests.password)\n".write(to: secrets.file("htpasswd"), atomically: true, encoding: .utf8)
+            port = try Loopback.freePort()
+            nginx = try NginxServer.start(root: www.url, httpConfig: certificates.serverBlock(
+                port: port, certificate: "leaf", root: www.url,
+                extra: "location /private/ { auth_basic \"ferry\"; auth_basic_user_file \(secrets.file("htpasswd").path); }"))
+        }
+
+        deinit {
+            nginx.stop()
+            for directory in [www, secrets, out, state] { directory.remove() }
+        }
     }
 
     @Test func queuedTasksKeepTheirTrustAcrossARestart() throws {
-        let certificates = try TestCertificates()
-        let www = try TemporaryDirectory(worldReadable: true)
-        let secrets = try TemporaryDirectory(worldReadable: true)
-        let out = try TemporaryDirectory()
-        let state = try TemporaryDirectory()
-        defer { www.remove(); secrets.remove(); out.remove(); state.remove() }
-        let (nginx, port) = try server(certificates, www, secrets)
-        defer { nginx.stop() }
+        let site = try Site()
+        defer { withExtendedLifetime(site) {} }
+        let (certificates, out, state, port) = (site.certificates, site.out, site.state, site.port)
         let url = "https://127.0.0.1:\(port)/t.bin"
         func whole(_ name: String, seed: Int = 21, count: Int = 50_000) -> Bool {
             (try? SHA256Hex.of(file: out.file(name))) == Pattern.sha256Hex(count: count, seed: seed)
@@ -89,14 +101,9 @@ import Testing
     }
 
     @Test func batchFilesAndRPCCarryTrustAndLoginsToTheDaemon() throws {
-        let certificates = try TestCertificates()
-        let www = try TemporaryDirectory(worldReadable: true)
-        let secrets = try TemporaryDirectory(worldReadable: true)
-        let out = try TemporaryDirectory()
-        let state = try TemporaryDirectory()
-        defer { www.remove(); secrets.remove(); out.remove(); state.remove() }
-        let (nginx, port) = try server(certificates, www, secrets)
-        defer { nginx.stop() }
+        let site = try Site()
+        defer { withExtendedLifetime(site) {} }
+        let (certificates, out, state, port) = (site.certificates, site.out, site.state, site.port)
         let ca = certificates.path("ca.pem")
 
         // A batch file as aria2 users write it: per-entry authorities, logins, -k.

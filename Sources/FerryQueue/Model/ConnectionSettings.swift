@@ -98,29 +98,40 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
         if compressed { request.acceptsCompression = true }
     }
 
-    /// `summary` is what is set, as option names and values (aria2's names where it has them),
-    /// secrets masked: the password as `***`, a proxy's credentials masked, pins counted.
-    public var summary: [(key: String, value: String)] {
-        var lines: [(key: String, value: String)] = []
-        if insecure { lines.append(("check-certificate", "false")) }
-        if let caFile { lines.append(("ca-certificate", caFile)) }
-        if let caDirectory { lines.append(("ca-directory", caDirectory)) }
-        if !pinnedKeys.isEmpty || !pinnedCertificates.isEmpty {
-            lines.append(("pin", pinnedKeys.isEmpty ? "\(pinnedCertificates.count) certificate(s)" : pinnedKeys.joined(separator: ";")))
+    /// `options(revealingSecrets:)` is what is set, as `TaskOptionTable`'s option names
+    /// (aria2's where it has them) and values, in a fixed order: read back by the table, they
+    /// give these settings again. Without `revealingSecrets` the password is `***`, a proxy's
+    /// credentials are masked and certificate pins are counted.
+    public func options(revealingSecrets reveal: Bool) -> [(key: String, values: [String])] {
+        var options: [(key: String, values: [String])] = []
+        func add(_ key: String, _ value: String?) {
+            if let value { options.append((key, [value])) }
         }
-        if let clientCertificate { lines.append(("certificate", clientCertificate)) }
-        if let clientKey { lines.append(("private-key", clientKey)) }
-        if let user { lines.append(("http-user", user)) }
-        if password != nil { lines.append(("http-passwd", "***")) }
-        if let authScheme { lines.append(("http-auth", authScheme.rawValue)) }
-        if let usesNetrc { lines.append(("no-netrc", usesNetrc ? "false" : "true")) }
-        if let netrcFile { lines.append(("netrc-path", netrcFile)) }
-        if let proxy { lines.append(("all-proxy", URLMasking.mask(proxy))) }
-        if let noProxy { lines.append(("no-proxy", noProxy)) }
-        for file in cookieFiles { lines.append(("load-cookies", file)) }
-        if let cookieJar { lines.append(("save-cookies", cookieJar)) }
-        if compressed { lines.append(("http-accept-gzip", "true")) }
-        return lines
+        add("check-certificate", insecure ? "false" : nil)
+        add("ca-certificate", caFile)
+        add("ca-directory", caDirectory)
+        let pins = reveal || pinnedCertificates.isEmpty
+            ? pinnedKeys + pinnedCertificates : pinnedKeys + ["\(pinnedCertificates.count) pinned certificate(s)"]
+        if !pins.isEmpty { options.append(("pin", pins)) }
+        add("certificate", clientCertificate)
+        add("private-key", clientKey)
+        add("http-user", user)
+        add("http-passwd", password.map { reveal ? $0 : "***" })
+        add("http-auth", authScheme?.rawValue)
+        add("no-netrc", usesNetrc.map { $0 ? "false" : "true" })
+        add("netrc-path", netrcFile)
+        add("all-proxy", proxy.map { reveal ? $0 : URLMasking.mask($0) })
+        add("no-proxy", noProxy)
+        if !cookieFiles.isEmpty { options.append(("load-cookies", cookieFiles)) }
+        add("save-cookies", cookieJar)
+        add("http-accept-gzip", compressed ? "true" : nil)
+        return options
+    }
+
+    /// `summary` is what is set, one `key`/`value` per value, secrets masked (see
+    /// `options(revealingSecrets:)`).
+    public var summary: [(key: String, value: String)] {
+        options(revealingSecrets: false).flatMap { option in option.values.map { (option.key, $0) } }
     }
 
     /// `description` is `summary` on one line.

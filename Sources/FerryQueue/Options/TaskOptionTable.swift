@@ -249,9 +249,10 @@ public enum TaskOptionTable {
         return count
     }
 
-    /// `absolute(_:)` is `path` against the current directory.
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).path
+    /// `absolute(_:)` is `path` against the current directory, as every path a task keeps is
+    /// stored (the engine that runs the task may be a daemon elsewhere in the file system).
+    public static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(path).standardized.path
     }
 
     /// `readableFile(_:_:)` is the absolute path of a file this process can read now.
