@@ -60,6 +60,10 @@ import Testing
             #expect(ranged.count >= connections - 1, "\(nginx.accessLog())")
             #expect(ranged.allSatisfy { $0.contains(" 206 ") }, "\(ranged)")
             #expect(!ranged.contains { $0.contains("\" \"-\" ") }, "every range carries If-Range: \(ranged)")
+            // Every range is claimed before its request goes out, so the replies to ranges end
+            // where their ranges end: no byte is sent twice (but for one end-game cut at most).
+            let rangedBytes = Self.bodyBytes(ranged.joined(separator: "\n"))
+            #expect(rangedBytes >= size - (size / connections) && rangedBytes <= size + (2 << 20), "\(nginx.accessLog())")
         }
         #expect(!FileManager.default.fileExists(atPath: state.file("out/f.bin.part").path))
     }
@@ -135,9 +139,11 @@ import Testing
         let state = try TemporaryDirectory()
         defer { www.remove(); state.remove() }
         try Pattern.writeFile(at: www.file("c.bin"), count: size, seed: 5)
-        // Given nginx that allows two connections per client and answers 503 to the rest.
+        // Given nginx that allows two connections per client and answers 503 to the rest (in
+        // sends of 256 KiB: its default first send of 2 MiB would end each 2 MiB range at once,
+        // before the next connection came, and the cap would never be met).
         let nginx = try NginxServer.start(root: www.url, limitRate: "4m",
-                                          extraConfig: "limit_conn perip 2; limit_conn_status 503;",
+                                          extraConfig: "limit_conn perip 2; limit_conn_status 503; sendfile_max_chunk 256k;",
                                           httpConfig: "limit_conn_zone $binary_remote_addr zone=perip:1m;")
         defer { nginx.stop() }
 
@@ -155,10 +161,11 @@ import Testing
         let state = try TemporaryDirectory()
         defer { www.remove(); state.remove() }
         try Pattern.writeFile(at: www.file("v.bin"), count: size, seed: 1)
-        // Given nginx that serves the first request (no Range) at 1 MB/s and ranges at 256 KB/s,
-        // so that the first connection ends its half early and asks for another range later.
+        // Given nginx that serves the first request (no Range) and the first range at 1 MB/s and
+        // the other ranges at 256 KB/s, so that the connection of the first range ends its half
+        // early and asks for another range later.
         let nginx = try NginxServer.start(root: www.url, extraConfig: "limit_rate $ferry_rate;",
-                                          httpConfig: "map $http_range $ferry_rate { \"\" 1m; default 256k; }")
+                                          httpConfig: "map $http_range $ferry_rate { \"\" 1m; \"~^bytes=0-\" 1m; default 256k; }")
         defer { nginx.stop() }
         let child = try ChildProcess.spawn(executable: try ferryExecutableURL().path, arguments: [
             "get", "-x", "2", "--min-split-size", "256K", "--json", "-d", state.file("out").path,

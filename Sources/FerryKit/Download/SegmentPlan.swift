@@ -106,6 +106,12 @@ struct SegmentPlan: Sendable {
         pieces[index].next += count
     }
 
+    /// `rewind(_:by:)` takes back `count` bytes recorded at piece `index` that never reached
+    /// the file (never below what is durable).
+    mutating func rewind(_ index: Int, by count: Int64) {
+        pieces[index].next = max(pieces[index].durable, pieces[index].next - count)
+    }
+
     /// `markDurable()` records every written byte as synchronized.
     mutating func markDurable() {
         for index in pieces.indices { pieces[index].durable = pieces[index].next }

@@ -15,17 +15,27 @@ extension SegmentedDownload {
     }
 
     /// Starts connections while fewer than allowed run and some range is left to take.
+    ///
+    /// Every range is claimed before any request goes out, so that each new connection asks
+    /// for exactly the range it ends with: the server ends its reply there, and no byte past
+    /// it is sent only to be thrown away (a request made before a later split would read on
+    /// into the next range until it is cut).
     func fill(_ state: inout State, actions: inout Actions) {
         guard state.phase == .running, state.plan != nil else { return }
-        while state.connections.count < state.maxConnections {
-            let number = state.nextNumber
-            let speeds = establishedSpeeds(state)
-            // A connection younger than the grace has no speed yet: it counts as the others' mean.
-            let mean = speeds.isEmpty ? 1 : speeds.values.reduce(0, +) / Double(speeds.count)
-            guard let index = state.plan?.claim(for: number, finishEstimate: { piece in
+        let speeds = establishedSpeeds(state)
+        // A connection younger than the grace has no speed yet: it counts as the others' mean.
+        let mean = speeds.isEmpty ? 1 : speeds.values.reduce(0, +) / Double(speeds.count)
+        var claimed: [Int] = []
+        while state.connections.count + claimed.count < state.maxConnections {
+            let number = state.nextNumber + claimed.count
+            guard state.plan?.claim(for: number, finishEstimate: { piece in
                 Double(piece.remaining) / max(1, piece.owner.flatMap { speeds[$0] } ?? mean)
-            }), let piece = state.plan?[index] else { return }
-            open(&state, actions: &actions, range: (piece.next, piece.end - 1))
+            }) != nil else { break }
+            claimed.append(number)
+        }
+        for number in claimed {
+            guard let index = state.plan?.index(of: number), let piece = state.plan?[index] else { continue }
+            open(&state, actions: &actions, range: (piece.next, piece.end - 1), number: number)
         }
     }
 
@@ -58,11 +68,12 @@ extension SegmentedDownload {
         }
     }
 
-    /// Makes a connection for `range` (`nil`: the first request, without `Range`).
-    func open(_ state: inout State, actions: inout Actions, range: (Int64, Int64)?) {
+    /// Makes connection `number` (the next free one by default) for `range` (`nil`: the
+    /// first request, without `Range`).
+    func open(_ state: inout State, actions: inout Actions, range: (Int64, Int64)?, number chosen: Int? = nil) {
         guard let face = state.face else { return }
-        let number = state.nextNumber
-        state.nextNumber += 1
+        let number = chosen ?? state.nextNumber
+        state.nextNumber = max(state.nextNumber, number + 1)
         var request = face.request
         if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
         request.usesOwnConnection = true
@@ -107,9 +118,11 @@ extension SegmentedDownload {
             state.connections[number]?.accepted = true
             let ranges = response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true
             if let total, total > 0, ranges, fresh.ifRange != nil, connectionLimit > 1, total >= 2 * minSplitSize {
-                var plan = SegmentPlan(total: total, minSplitSize: minSplitSize)
-                _ = plan.claim(for: number) { _ in 0 }
-                state.plan = plan
+                // The first request reads on to the end of the file: it is replaced by one that asks
+                // for exactly the first range, so that the server ends every reply where its range
+                // ends (one more request; the bytes already in flight are not written).
+                state.plan = SegmentPlan(total: total, minSplitSize: minSplitSize)
+                if let entry = state.connections.removeValue(forKey: number) { actions.cancel.append(entry.task) }
                 fill(&state, actions: &actions)
             } else {
                 state.singleOffset = 0
@@ -207,9 +220,33 @@ extension SegmentedDownload {
         try checkpointNow(&state)
     }
 
-    /// Synchronizes the file, then records every range's durable end.
+    /// Writes what connection `number` gathered. When that fails, its range (or the single
+    /// stream) is wound back to what was written, so that no checkpoint counts those bytes,
+    /// and the download stops. Bytes of a file that changed on the server are dropped.
+    func writeOut(_ gathered: CoalescedWrite, of number: Int, _ state: inout State, actions: inout Actions) {
+        guard let file = state.file, state.current != nil else {
+            gathered.discard()
+            return
+        }
+        do throws(FerryError) {
+            try gathered.flush(to: file)
+        } catch {
+            let lost = Int64(gathered.count)
+            gathered.discard()
+            if let offset = state.singleOffset {
+                state.singleOffset = offset - lost
+            } else if let index = state.plan?.index(of: number) {
+                state.plan?.rewind(index, by: lost)
+            }
+            stop(&state, because: error, actions: &actions)
+        }
+    }
+
+    /// Synchronizes the file, then records every range's durable end. What the connections
+    /// gathered is written first: a failed write leaves it gathered and nothing recorded.
     func checkpointNow(_ state: inout State) throws(FerryError) {
         guard let file = state.file, var data = state.current else { return }
+        for entry in state.connections.values { try entry.gathered?.flush(to: file) }
         if let plan = state.plan {
             guard plan.writtenBytes > plan.durableBytes else { return }
             try file.synchronize()

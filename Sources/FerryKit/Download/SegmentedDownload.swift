@@ -9,9 +9,10 @@ import Synchronization
 /// speaking HTTP/1.1 on a connection of its own, without compression.
 ///
 /// - A fresh start sends one request without `Range`. When its reply has a length, says
-///   `Accept-Ranges: bytes` and carries a strong ETag or a Last-Modified, up to
-///   `connections - 1` more connections start, each at the middle of the largest range left
-///   (``SegmentPlan``); otherwise the first connection fetches the file alone.
+///   `Accept-Ranges: bytes` and carries a strong ETag or a Last-Modified, that request is
+///   replaced by `connections` range requests, the file split first (each at the middle of
+///   the largest range left, ``SegmentPlan``) so that every request asks for exactly the range
+///   it ends with; otherwise the first connection fetches the file alone.
 /// - Every other request asks `Range: bytes=a-b` with `If-Range`; only a 206 with exactly that
 ///   Content-Range, the same total and the same validators is written (`pwrite` at its
 ///   offset). A 200 with the same validators stops that connection (the download goes on
@@ -77,6 +78,8 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var refused = false
         var status: HTTPResponse?
         var stoppedByUs = false
+        /// The bytes received and not yet written (made with the first of them).
+        var gathered: CoalescedWrite?
     }
 
     struct State {
@@ -94,6 +97,8 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var maxConnections: Int
         var lastCheckpoint: Double = 0
         var failures = 0
+        /// Every connection was refused once and one was tried alone.
+        var triedAlone = false
         var stopError: FerryError?
         var lastError: FerryError?
         var tracker = ProgressTracker()
@@ -233,14 +238,16 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
             }
             do throws(FerryError) {
                 var done = false
+                let gathered = entry.gathered ?? CoalescedWrite()
+                entry.gathered = gathered
                 if let offset = state.singleOffset {
-                    try file.write(bytes, at: offset)
+                    try gathered.add(bytes, at: offset, to: file)
                     state.singleOffset = offset + Int64(bytes.count)
                     entry.bytes += Int64(bytes.count)
                 } else if state.plan != nil, let index = state.plan?.index(of: connection.number), let piece = state.plan?[index] {
                     let count = min(Int64(bytes.count), piece.remaining)
                     if count > 0 {
-                        try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<Int(count)]), at: piece.next)
+                        try gathered.add(UnsafeRawBufferPointer(rebasing: bytes[0..<Int(count)]), at: piece.next, to: file)
                         state.plan?.advance(index, by: count)
                         entry.bytes += count
                     }
@@ -248,7 +255,10 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
                 } else {
                     done = true
                 }
-                if done { entry.stoppedByUs = true }
+                if done {
+                    entry.stoppedByUs = true
+                    try gathered.flush(to: file)
+                }
                 state.connections[connection.number] = entry
                 try checkpointIfDue(&state)
                 actions.progress = progress(&state, force: false)
@@ -283,6 +293,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var actions = Actions()
         state.withLock { state in
             guard let entry = state.connections.removeValue(forKey: number) else { return }
+            if let gathered = entry.gathered { writeOut(gathered, of: number, &state, actions: &actions) }
             state.plan?.release(number)
             if state.phase == .stopping || state.phase == .finished {
                 if state.connections.isEmpty, state.phase == .stopping { actions.end = .failure(state.stopError ?? .cancelled) }
@@ -322,7 +333,14 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
                 } else if entry.bytes == 0 {
                     state.failures += 1
                 }
-                let gaveUp = entry.status != nil ? state.connections.isEmpty : (!reason.isTransient || state.failures > 2 * connectionLimit)
+                var gaveUp = entry.status != nil ? state.connections.isEmpty : (!reason.isTransient || state.failures > 2 * connectionLimit)
+                if gaveUp, entry.status != nil, !state.triedAlone, state.plan != nil {
+                    // Every connection was refused; the first request, replaced at the start, may
+                    // still have counted against the server's limit: one more try, alone.
+                    state.triedAlone = true
+                    state.maxConnections = 1
+                    gaveUp = false
+                }
                 if gaveUp {
                     stop(&state, because: reason, actions: &actions)
                     return
