@@ -26,17 +26,7 @@ import Testing
     @Test func aVersion5JournalIsMigratedAndItsTasksHaveNoSettingsOfTheirOwn() throws {
         // Given a journal written by version 5 with a task.
         let temp = try TemporaryDirectory()
-        let path = temp.file("journal.sqlite")
-        let old = try DatabaseQueue(path: path)
-        try JournalSchema.migrator.migrate(old, upTo: "v5")
-        try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO task (kind, state, position, created_at, updated_at, durable_offset)
-                VALUES ('download', 'queued', 1, 1000, 2000, 0)
-                """)
-            try db.execute(sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (1, 0, 'https://example.com/a')")
-        }
-        try old.close()
+        let path = try oldJournal(upTo: 5, in: temp, writing: oneQueuedDownloadRows)
 
         // When this version opens it.
         let opening = try Journal.open(at: path)

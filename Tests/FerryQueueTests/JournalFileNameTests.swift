@@ -9,18 +9,13 @@ import Testing
     @Test func aVersion3JournalIsMigratedAndItsTasksHaveNoNameYet() throws {
         // Given a journal written by version 3 with a task that ran before.
         let temp = try TemporaryDirectory()
-        let path = temp.file("journal.sqlite")
-        let old = try DatabaseQueue(path: path)
-        try JournalSchema.migrator.migrate(old, upTo: "v3")
-        try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO task (kind, state, position, requested_name, created_at, updated_at, started_at, durable_offset)
-                VALUES ('download', 'paused', 1, 'same.bin', 1000, 2000, 1500, 4096)
-                """)
-            try db.execute(sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (1, 0, 'https://example.com/a')")
-        }
-        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == 3)
-        try old.close()
+        let path = try oldJournal(upTo: 3, in: temp, writing: [
+            """
+            INSERT INTO task (kind, state, position, requested_name, created_at, updated_at, started_at, durable_offset)
+            VALUES ('download', 'paused', 1, 'same.bin', 1000, 2000, 1500, 4096)
+            """,
+            "INSERT INTO task_url (task_id, ordinal, url) VALUES (1, 0, 'https://example.com/a')",
+        ])
 
         // When this version opens it.
         let opening = try Journal.open(at: path)

@@ -23,17 +23,6 @@ import Testing
         #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3", "v4", "v5", "v6"])
     }
 
-    /// `oldJournal(upTo:in:)` writes a journal in `temp` as a build that knew only the schema
-    /// versions up to `version` did, and returns its path.
-    private func oldJournal(upTo version: Int, in temp: TemporaryDirectory) throws -> String {
-        let path = temp.file("journal.sqlite")
-        let old = try DatabaseQueue(path: path)
-        try JournalSchema.migrator.migrate(old, upTo: "v\(version)")
-        #expect(try old.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } == version)
-        try old.close()
-        return path
-    }
-
     @Test func aVersion2JournalKeepsItsQueueOrderUnderTheQueuedIndex() throws {
         // Given a journal written by a build that knew only version 2.
         let temp = try TemporaryDirectory()

@@ -76,4 +76,22 @@ import Testing
         plan.markDurable()
         #expect(plan.ranges == [SegmentRange(start: 0, end: 1000, durableOffset: 1000)])
     }
+
+    @Test func bytesThatNeverReachedTheFileAreTakenBackButNeverBelowWhatIsDurable() {
+        // Given one range with 3 MiB written, 2 MiB of them durable.
+        var plan = SegmentPlan(total: 8 * Self.mib, minSplitSize: Self.mib)
+        let index = plan.claim(for: 0) { _ in 0 } ?? -1
+        plan.advance(index, by: 2 * Self.mib)
+        plan.markDurable()
+        plan.advance(index, by: Self.mib)
+
+        // When 512 KiB could not be written, then more than was written since the sync.
+        plan.rewind(index, by: Self.mib / 2)
+        #expect(plan[index].next == 2 * Self.mib + Self.mib / 2)
+        plan.rewind(index, by: 4 * Self.mib)
+
+        // Then the range goes on from what is on disk, never from before its durable end.
+        #expect(plan[index].next == 2 * Self.mib)
+        #expect(plan.writtenBytes == plan.durableBytes)
+    }
 }
