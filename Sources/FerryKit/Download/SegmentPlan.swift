@@ -4,7 +4,8 @@
 /// A new connection takes the largest piece nobody fetches; when every piece is being
 /// fetched it takes the second half of the piece whose connection would finish last
 /// (remaining bytes over its speed: the largest remaining one when speeds are equal, the
-/// slowest one's when they differ). No piece with less than `2 * minSplitSize` left is split;
+/// slowest one's when they differ). No piece with less than `2 * minSplitSize` left is split,
+/// nor one its connection ends within half a second (``worthSplitting``);
 /// such a piece is taken over whole only when its connection crawls (``takeOver(_:by:)``).
 struct SegmentPlan: Sendable {
     /// `Piece` is one range: `start..<end`, written up to `next`, durable up to `durable`.
@@ -67,9 +68,16 @@ struct SegmentPlan: Sendable {
             return largest
         }
         let busy = pieces.indices.filter { pieces[$0].owner != nil && pieces[$0].remaining >= 2 * minSplitSize }
-        guard let slowest = busy.max(by: { finishEstimate(pieces[$0]) < finishEstimate(pieces[$1]) }) else { return nil }
+        guard let slowest = busy.max(by: { finishEstimate(pieces[$0]) < finishEstimate(pieces[$1]) }),
+              finishEstimate(pieces[slowest]) > Self.worthSplitting else { return nil }
         return split(slowest, for: owner)
     }
+
+    /// The seconds a piece's owner must still need for a new connection to take half of it,
+    /// `0.5`: a new request (a round trip, a slow start) would not end a shorter wait sooner,
+    /// and the rest of a piece about to end is often already on its way (nginx's `limit_rate`
+    /// sends 2 MiB at once): split then, those bytes would be sent twice.
+    static let worthSplitting = 0.5
 
     /// Splits piece `index` in the middle of what it has left; the new second half, owned by
     /// `owner`, is at the returned index.

@@ -77,6 +77,8 @@ extension SegmentedDownload {
         var request = face.request
         if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
         request.usesOwnConnection = true
+        // Connections opened together send their requests together.
+        request.yieldsAtFirstBytes = range != nil
         // The connections share about 2 MiB of receive buffers (512 KiB each up to 4).
         request.receiveBufferSize = min(face.session.configuration.receiveBufferSize,
                                         max(64 << 10, (2 << 20) / connectionLimit))

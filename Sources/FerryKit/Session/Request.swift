@@ -52,6 +52,12 @@ public struct Request: Sendable {
     /// Whether the request speaks HTTP/1.1 on a connection of its own, never as one HTTP/2
     /// stream among others (a segment of a split download); `false` by default.
     public var usesOwnConnection = false
+    /// Whether the transfer steps aside once, at its first body bytes, until the engine's next
+    /// turn (libcurl keeps them). libcurl reads all a connection holds before it turns to the
+    /// next one; connections opened together then all send their requests before any reads on
+    /// (the connections of a split download: a server pacing each reply starts them together).
+    /// `false` by default.
+    public var yieldsAtFirstBytes = false
     /// libcurl's receive buffer for this transfer in bytes, `nil` for the session's
     /// (``SessionConfiguration/receiveBufferSize``). `nil` by default.
     public var receiveBufferSize: Int?

@@ -34,6 +34,8 @@ final class EasyHandle {
     var hopTrust: HopTrust?
     /// The receive token bucket, when the transfer has a cap or a share of the engine's budget.
     var pacer: Pacer?
+    /// Whether the transfer stepped aside at its first body bytes (`Request.yieldsAtFirstBytes`).
+    var hasYielded = false
     /// The send token bucket, when the transfer has a share of the engine's upload budget.
     var sendPacer: Pacer?
     /// How many bytes the send pacer lets the next read take (see `sendMustPause()`).
@@ -380,6 +382,12 @@ final class EasyHandle {
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyVerdict {
         if isFollowedRedirect { return .taken }
+        if !hasYielded, task.request.yieldsAtFirstBytes, !bytes.isEmpty, pacedUntil == nil {
+            // Until the engine's next turn (`wakeIfPaced(now:)`).
+            hasYielded = true
+            pacedUntil = configuration.clock.now()
+            return .pause
+        }
         if pacer != nil, !bytes.isEmpty {
             let now = configuration.clock.now()
             if pacer?.take(bytes.count, now: now) == false {

@@ -94,4 +94,23 @@ import Testing
         #expect(plan[index].next == 2 * Self.mib)
         #expect(plan.writtenBytes == plan.durableBytes)
     }
+
+    @Test func aRangeAboutToEndIsNotSplit() {
+        // Given two connections, each with 4 MiB left of its half.
+        var plan = SegmentPlan(total: 16 * Self.mib, minSplitSize: Self.mib)
+        _ = plan.claim(for: 0) { _ in 0 }
+        _ = plan.claim(for: 1) { Double($0.remaining) }
+        plan.advance(0, by: 4 * Self.mib)
+        plan.advance(1, by: 4 * Self.mib)
+
+        // When a third connection comes while both would end within 0.4 s (10 MiB/s), then
+        // while one would need 4 s (1 MiB/s).
+        let soon = plan.claim(for: 2) { Double($0.remaining) / Double(10 * Self.mib) }
+        let speeds: [Int: Double] = [0: Double(10 * Self.mib), 1: Double(Self.mib)]
+        let later = plan.claim(for: 2) { Double($0.remaining) / speeds[$0.owner ?? -1, default: 1] }
+
+        // Then it takes nothing at first, then the second half of the slow one's range.
+        #expect(soon == nil)
+        #expect(later.map { plan[$0].start } == 14 * Self.mib)
+    }
 }
