@@ -34,8 +34,9 @@ final class EasyHandle {
     var hopTrust: HopTrust?
     /// The receive token bucket, when the transfer has a cap or a share of the engine's budget.
     var pacer: Pacer?
-    /// Whether the transfer stepped aside at its first body bytes (`Request.yieldsAtFirstBytes`).
-    var hasYielded = false
+    /// Whether the transfer is still to step aside at its first body bytes
+    /// (`Request.yieldsAtFirstBytes`).
+    var yieldPending: Bool
     /// The send token bucket, when the transfer has a share of the engine's upload budget.
     var sendPacer: Pacer?
     /// How many bytes the send pacer lets the next read take (see `sendMustPause()`).
@@ -93,6 +94,7 @@ final class EasyHandle {
         currentURL = task.request.url
         currentMethod = task.request.method
         receiveCap = task.request.maximumReceiveSpeed ?? configuration.maximumReceiveSpeed
+        yieldPending = task.request.yieldsAtFirstBytes
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -382,9 +384,9 @@ final class EasyHandle {
 
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> BodyVerdict {
         if isFollowedRedirect { return .taken }
-        if !hasYielded, task.request.yieldsAtFirstBytes, !bytes.isEmpty, pacedUntil == nil {
+        if yieldPending, !bytes.isEmpty, pacedUntil == nil {
             // Until the engine's next turn (`wakeIfPaced(now:)`).
-            hasYielded = true
+            yieldPending = false
             pacedUntil = configuration.clock.now()
             return .pause
         }

@@ -359,7 +359,7 @@ final class Engine: @unchecked Sendable {
         }
         handles[task.id] = handle
         budget.add(handle)
-        if handle.isPaced || task.request.yieldsAtFirstBytes { paced[task.id] = handle }
+        if handle.isPaced || handle.yieldPending { paced[task.id] = handle }
         if let host {
             hostOfActive[task.id] = host
             activeByHost[host, default: 0] += 1
