@@ -58,7 +58,8 @@ final class Engine: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     /// Handles by task identifier. Engine thread only.
     private var handles: [Int: EasyHandle] = [:]
-    /// The running transfers with a speed cap, which pause themselves (`Pacer`) and are woken here.
+    /// The running transfers that pause themselves and are woken here: those with a speed cap
+    /// (`Pacer`), and those that step aside once at their first bytes (`Request.yieldsAtFirstBytes`).
     private var paced: [Int: EasyHandle] = [:]
     /// The speed budgets shared by the running transfers. Engine thread only.
     private let budget: BandwidthBudget
