@@ -85,6 +85,7 @@ extension Scheduler {
         let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
         var states: [TaskState?]
         var moved: Set<TaskID> = []
+        var isRecorded = true
         do {
             let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen),
                                                      fileNames: Scheduler.fileNames(of: chosen))
@@ -93,9 +94,9 @@ extension Scheduler {
         } catch {
             lastJournalError = error
             states = recorded.map(\.state)
+            isRecorded = false
         }
         var next = 0
-        var leftovers: [String] = []
         for (index, (ending, decision)) in zip(batch, decisions).enumerated() {
             guard ending.intent != .removed else {
                 hub.publish(.ended(ending.id, .cancelled, error: nil))
@@ -103,10 +104,12 @@ extension Scheduler {
             }
             let state = states[next]
             next += 1
-            // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes.
-            if state == .done, ending.intent == nil, let partPath = ending.partPath,
+            // Recorded done: the .part still linked to the file (see recoverCommittedFile) goes,
+            // before `ended` is published. A done task is never started again, so a .part left
+            // by a kill after that event would stay for good (no recovery looks at it).
+            if isRecorded, state == .done, ending.intent == nil, let partPath = ending.partPath,
                case .success(let result) = ending.outcome, result.partialNameKept {
-                leftovers.append(result.partialFilePath ?? partPath)
+                unlink(result.partialFilePath ?? partPath)
             }
             concluded(ending.id, state: state, decision: decision, intent: intents[index])
         }
@@ -114,14 +117,11 @@ extension Scheduler {
         if !takingBack.isEmpty {
             for ending in batch { takingBack.remove(ending.id) }
         }
-        // The next transfers start first: the engine has work while the names are removed.
+        // The next transfers start first: the engine has work while the endings' names are freed.
         start(chosen, moved: moved)
         for ending in batch {
             guard let partPath = ending.partPath else { continue }
             destinationsInUse.remove(partPath)
-        }
-        for path in leftovers {
-            unlink(path)
         }
         fill()
         finishIfIdle()
