@@ -2,8 +2,10 @@ import Foundation
 import Synchronization
 @testable import FerryKit
 
-/// `RateRecorder` notes each task's received bytes from a session's progress events, on the
-/// thread that publishes them, and answers what moved in windows of time.
+/// `RateRecorder` notes each task's received bytes (sent bytes for an upload: the
+/// larger of the two) from a session's progress events, on the thread that publishes them, and
+/// answers what moved in windows of time. Its times are the events' own, so a test task
+/// resumed late (a busy cooperative pool) does not stretch them.
 final class RateRecorder: Sendable {
     private let samples = Mutex<[Int: [(time: Double, bytes: Int64)]]>([:])
     private let clock = SystemClock()
@@ -13,7 +15,7 @@ final class RateRecorder: Sendable {
         let id = session.observe { [weak self] event in
             guard case .progress(let taskID, let progress) = event, let self else { return }
             let now = clock.now()
-            samples.withLock { $0[taskID, default: []].append((now, progress.receivedBytes)) }
+            samples.withLock { $0[taskID, default: []].append((now, max(progress.receivedBytes, progress.sentBytes))) }
         }
         token.withLock { $0 = id }
     }
@@ -25,6 +27,13 @@ final class RateRecorder: Sendable {
     func bytes(of taskID: Int, at time: Double) -> Int64 {
         samples.withLock { all in
             all[taskID, default: []].last { $0.time <= time }?.bytes ?? 0
+        }
+    }
+
+    /// When `taskID` first had at least `count` bytes, `nil` before that.
+    func time(of taskID: Int, reaching count: Int64) -> Double? {
+        samples.withLock { all in
+            all[taskID, default: []].first { $0.bytes >= count }?.time
         }
     }
 
