@@ -11,7 +11,7 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
         Each task shows its state, how much is done (%), its size, and while a daemon runs it, \
         its speed and the time left (ETA); other figures come from the journal (the bytes \
-        safely on disk). On a terminal the columns have a header; otherwise they are separated \
+        safely on disk). A task a daemon holds back for its limits is queued until it starts. On a terminal the columns have a header; otherwise they are separated \
         by tabs. --json prints one JSON object per task and line: id, state, kind, priority, \
         urls, dir, name, final_path, attempts, last_error, total_length, durable_offset, \
         completed_length, percent, speed, eta (seconds), connections, num_pieces, piece_length, \
@@ -53,8 +53,13 @@ struct ListCommand: AsyncParsableCommand {
         func fitted(_ line: String) -> String { width.map { line.fitted(toWidth: $0) } ?? line }
         if table { out.append(line: fitted(ListCommand.header(width: width))) }
         do {
-            try journal.forEachTask(in: states) { record in
-                let progress = ListedProgress(record: record, live: live[record.id])
+            // A task shown as queued may be running in the journal (see `shownState`).
+            let read = live != nil && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
+            try journal.forEachTask(in: read) { stored in
+                var record = stored
+                record.state = ListedProgress.shownState(of: stored, live: live)
+                if let states, !states.contains(record.state) { return }
+                let progress = ListedProgress(record: record, live: live?[record.id])
                 let waits = offline && (record.state == .queued || record.state == .running)
                 // Only a download with bytes on disk, not done, can have ranges recorded.
                 let segments = json && record.state != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []

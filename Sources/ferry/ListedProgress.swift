@@ -60,14 +60,16 @@ struct ListedProgress {
     }
 
     /// `live(from:)` asks a daemon running the queue for its running tasks' progress
-    /// (`aria2.tellActive`); empty when no daemon runs or it does not answer.
-    static func live(from state: StateOptions) async throws -> [TaskID: ListedProgress] {
-        var table: [TaskID: ListedProgress] = [:]
+    /// (`aria2.tellActive`: the tasks it started, not those it holds back for the limits);
+    /// `nil` when no daemon runs or it does not answer.
+    static func live(from state: StateOptions) async throws -> [TaskID: ListedProgress]? {
+        var table: [TaskID: ListedProgress]?
         _ = try await DaemonClient.acting(on: state) { daemon in
             let keys: JSONValue = ["gid", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed", "connections"]
             // A daemon that does not answer as expected leaves the list without live figures.
             guard let statuses = try? await ControlClient.call(socketPath: daemon.socketPath, method: "aria2.tellActive",
                                                                params: [keys]).arrayValue else { return }
+            var answered: [TaskID: ListedProgress] = [:]
             for status in statuses {
                 guard let fields = status.objectValue, let id = fields["gid"]?.stringValue.flatMap(GID.taskID),
                       let completed = fields["completedLength"]?.integerValue else { continue }
@@ -75,9 +77,18 @@ struct ListedProgress {
                 let speed = (fields["downloadSpeed"]?.integerValue ?? 0) + (fields["uploadSpeed"]?.integerValue ?? 0)
                 var progress = ListedProgress(completed: completed, total: total, speed: Double(speed))
                 progress.connections = fields["connections"]?.integerValue.map { Int($0) }
-                table[id] = progress
+                answered[id] = progress
             }
+            table = answered
         }
         return table
+    }
+
+    /// `shownState(of:live:)` is the state `ferry list` shows: a task the daemon was handed
+    /// ahead of its turn but holds back for the limits (running in the journal, not among the
+    /// `live` ones it started) is queued, as the terminal UI and `aria2.tellStatus` say.
+    static func shownState(of record: TaskRecord, live: [TaskID: ListedProgress]?) -> TaskState {
+        guard record.state == .running, let live, live[record.id] == nil else { return record.state }
+        return .queued
     }
 }

@@ -173,6 +173,38 @@ import Testing
         #expect(offline.count >= 9 && offline[3] == "4.0 MiB" && offline[4] == "-" && offline[5] == "-", "\(offline)")
     }
 
+    @Test func listShowsTasksTheDaemonHoldsBackAsQueued() throws {
+        // Given a daemon running one transfer at a time and three slow downloads (the
+        // scheduler hands a few tasks to the engine ahead of their turn: the journal has them
+        // running, the engine holds them back for the limit).
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        for index in 0..<3 { try Pattern.writeFile(at: www.file("h\(index).bin"), count: 16 << 20, seed: index) }
+        let nginx = try NginxServer.start(root: www.url, limitRate: "256k")
+        defer { nginx.stop() }
+        let daemon = try slowDaemon(state.url, ["--max-concurrent", "1"])
+        defer { daemon.stop() }
+        let urls = (0..<3).map { nginx.url("/h\($0).bin").absoluteString }
+        #expect(try ferry(["add", "-d", state.file("out").path] + urls, state: state.url).exitStatus == 0)
+        #expect(try daemon.waitUntil(timeout: .seconds(10)) { try downloadSpeed(daemon) > 0 })
+
+        // When the queue is listed...
+        let json = try ferry(["list", "--json"], state: state.url).stdout
+        let states = json.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["state"] as? String
+        }
+        let running = try ferry(["list", "--state", "running"], state: state.url).stdout
+        let queued = try ferry(["list", "--state", "queued"], state: state.url).stdout
+
+        // Then one task is running, as the limit says, and the two others are queued, in
+        // every form of the list and as aria2.tellStatus says.
+        #expect(states == ["running", "queued", "queued"], "\(json)")
+        #expect(running.split(separator: "\n").count == 1 && running.hasPrefix("#1\trunning"), "\(running)")
+        #expect(queued.split(separator: "\n").count == 2 && queued.hasPrefix("#2\tqueued"), "\(queued)")
+        #expect(try status(daemon, 2) == "waiting" && status(daemon, 3) == "waiting")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is not installed"))
     func listOnATerminalHasAHeaderAndAlignedColumns() throws {
         // Given a queue with one paused task.
