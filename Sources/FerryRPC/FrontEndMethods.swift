@@ -15,7 +15,8 @@ public enum FrontEndMethods {
 
     /// `ferry.activity [since]`: the events numbered `since` or later (`ActivityFeed`), the
     /// number to ask with next, whether the client fell behind (`reset`: read the queue
-    /// again), the live progress of every running task, and the limits in force
+    /// again), the live progress of every running task (with its live connections, when
+    /// split), and the limits in force
     /// (`maxConcurrent`, `maxPerHost`). Without `since`, no events: the client reads the
     /// queue itself and follows from `next`.
     @Sendable static func activity(_ call: RPCCall) async throws(RPCError) -> JSONValue {
@@ -43,6 +44,7 @@ public enum FrontEndMethods {
             ]
             if let expected = snapshot.expectedReceivedBytes { object["expected"] = .integer(expected) }
             if let expected = snapshot.expectedSentBytes { object["expectedSent"] = .integer(expected) }
+            if let connections = snapshot.connections { object["connections"] = .integer(Int64(connections)) }
             progress.append(.object(object))
         }
         let configuration = await call.engine.scheduler.configuration

@@ -156,10 +156,11 @@ final class DaemonActivity: TransferActivity {
                     started.insert(id)
                     events.append(.started(id))
                 }
-                let progress = TransferProgress(
+                var progress = TransferProgress(
                     receivedBytes: entry["received"]?.integerValue ?? 0, expectedReceivedBytes: entry["expected"]?.integerValue,
                     sentBytes: entry["sent"]?.integerValue ?? 0, expectedSentBytes: entry["expectedSent"]?.integerValue,
                     bytesPerSecond: Double(entry["speed"]?.integerValue ?? 0))
+                progress.connections = entry["connections"]?.integerValue.map { Int($0) }
                 events.append(.progress(id, progress))
             }
             return events

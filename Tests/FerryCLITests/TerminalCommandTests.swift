@@ -246,6 +246,40 @@ struct TerminalCommandTests {
         #expect(terminal.exitedCleanly(status: 0), "\(terminal.exitLine() ?? "") \(terminal.standardError())")
     }
 
+    @Test func aSplitDownloadShowsItsConnectionsAndAFileMapThatFills() throws {
+        // Given a 16 MiB file served at 256 KiB/s per connection, and ferry open (attached to
+        // the daemon it started)
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        try Pattern.writeFile(at: www.file("split.bin"), count: 16 << 20, seed: 3)
+        let nginx = try NginxServer.start(root: www.url, limitRate: "256k")
+        defer { nginx.stop() }
+        let fixture = try Fixture(width: 100, height: 30)
+        let terminal = fixture.terminal
+        #expect(terminal.waitUntil { terminal.screen().first?.hasPrefix(" Ferry ") == true })
+
+        // When it is added with four connections from another shell
+        let added = try runFerry(["add", "--state-dir", fixture.stateDirectory, "-d", fixture.downloads, "-x", "4",
+                                  nginx.url("split.bin").absoluteString], timeout: .seconds(60))
+        try #require(added.exitStatus == 0, "\(String(decoding: added.standardError, as: UTF8.self))")
+
+        // Then its row shows the four live connections before the speed, the details say so,
+        // and the map of the file in the details fills as the ranges reach the disk
+        #expect(terminal.waitUntil(seconds: 30) { fixture.row("split.bin")?.contains(" 4×") == true }, "\(terminal.screen())")
+        #expect(terminal.waitUntil { terminal.screen().contains { $0.hasPrefix(" Connections 4") } }, "\(terminal.screen())")
+        func map() -> String? {
+            terminal.screen().first { $0.hasPrefix(" File map ") }.map { String($0.dropFirst(11)).trimmingCharacters(in: .whitespaces) }
+        }
+        var first: String?
+        #expect(terminal.waitUntil(seconds: 30) {
+            guard let now = map(), now.contains("▒") || now.contains("█") else { return false }
+            if first == nil { first = now }
+            return now != first && now.count == 32
+        }, "\(terminal.screen())")
+        try terminal.send("q")
+        #expect(terminal.waitUntil { terminal.exitedCleanly(status: 0) })
+    }
+
     /// `moved(_:from:)` remembers in `first` the first percentage seen and is true once
     /// `percent` differs from it.
     static func moved(_ percent: Int?, from first: inout Int?) -> Bool {

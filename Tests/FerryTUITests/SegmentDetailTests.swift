@@ -20,6 +20,13 @@ import Testing
                 == String(repeating: "█", count: 12) + "····" + String(repeating: "█", count: 11) + "▒" + "····")
     }
 
+    @Test func theLongestLabelKeepsASpaceBeforeItsValue() {
+        var grid = Grid(size: Size(width: 60, height: 14))
+        DetailView(task: row()).render(into: &grid, area: grid.bounds)
+        #expect(grid.lines().contains { $0.hasPrefix(" Connections 4 ") }, "\(grid.lines())")
+        #expect(grid.lines().contains { $0.hasPrefix(" Bytes      48 B of 64 B") }, "\(grid.lines())")
+    }
+
     @Test func aSingleStreamOrAnUnknownSizeHasNoMapOrCount() {
         var single = row()
         single.connections = 1

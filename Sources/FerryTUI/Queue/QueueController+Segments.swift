@@ -1,3 +1,5 @@
+import Dispatch
+import FerryKit
 import FerryQueue
 
 extension QueueController {
@@ -13,4 +15,24 @@ extension QueueController {
         }
         return found
     }
+
+    /// `rangesIfDue(of:progress:)` reads again the ranges on disk of a split download on
+    /// screen, as it runs (its checkpoints move them about once a second, and progress events
+    /// come more often: read at most every `rangesInterval`); `nil` when not due, not split or
+    /// not shown. Worker only.
+    func rangesIfDue(of id: TaskID, progress: TransferProgress) -> [Range<Int64>]? {
+        guard (progress.connections ?? 1) > 1 else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let due = state.withLock { state -> Bool in
+            guard state.shown[id.rawValue] != nil else { return false }
+            if let last = state.rangesReadAt[id.rawValue], now - last < Self.rangesInterval { return false }
+            state.rangesReadAt[id.rawValue] = now
+            return true
+        }
+        guard due, let segments = try? journal.segments(of: id) else { return nil }
+        return TaskRow.doneRanges(of: segments)
+    }
+
+    /// `rangesInterval` is the shortest time between two reads of a task's ranges, in nanoseconds.
+    static let rangesInterval: UInt64 = 1_000_000_000
 }

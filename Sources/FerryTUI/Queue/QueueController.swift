@@ -48,6 +48,9 @@ public final class QueueController: TaskController {
         /// (the scheduler hands tasks over ahead of need): its row shows it queued, so the
         /// table never shows more running than the limits allow.
         var started: Set<TaskRow.ID> = []
+        /// When the ranges of each running split download on screen were last read
+        /// (`rangesIfDue(of:progress:)`), in nanoseconds of uptime.
+        var rangesReadAt: [TaskRow.ID: UInt64] = [:]
         var listener: Task<Void, Never>?
         var isClosed = false
 
@@ -338,10 +341,12 @@ public final class QueueController: TaskController {
             }
             refresh(id)
         case .progress(let id, let progress):
+            let ranges = rangesIfDue(of: id, progress: progress)
             let events = state.withLock { state -> [TUIEvent] in
                 guard var row = state.running[id.rawValue] else { return [] }
                 state.live[id.rawValue] = progress
                 row.apply(progress)
+                if let ranges { row.doneRanges = ranges }
                 guard row != state.running[id.rawValue] else { return [] }
                 state.setRunning(row, for: id.rawValue)
                 guard state.shown[row.id] != nil else { return [.stats(state.stats)] }
@@ -353,6 +358,7 @@ public final class QueueController: TaskController {
             state.withLock { state in
                 state.live[id.rawValue] = nil
                 state.started.remove(id.rawValue)
+                state.rangesReadAt[id.rawValue] = nil
             }
             refresh(id, ended: true)
         case .journalChanged:
@@ -370,6 +376,7 @@ public final class QueueController: TaskController {
             state.withLock { state in
                 state.live.removeAll()
                 state.started.removeAll()
+                state.rangesReadAt.removeAll()
             }
             answer(reading: true)
             post([.message(StatusMessage(message, isError: true))])

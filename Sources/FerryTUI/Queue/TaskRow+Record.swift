@@ -36,11 +36,17 @@ extension TaskRow {
         settings = spec.connection.summary.filter { $0.key != "check-certificate" }.map { "\($0.key)=\($0.value)" }
         insecure = spec.connection.insecure
         if !segments.isEmpty {
-            doneRanges = segments.compactMap { $0.durableOffset > $0.start ? $0.start..<$0.durableOffset : nil }
+            doneRanges = Self.doneRanges(of: segments)
         } else if done > 0 {
             doneRanges = [0..<done]
         }
         if let progress, record.state == .running { apply(progress) }
+    }
+
+    /// `doneRanges(of:)` are the bytes of a split download on disk: each range from its start
+    /// to its durable end.
+    static func doneRanges(of segments: [Segment]) -> [Range<Int64>] {
+        segments.compactMap { $0.durableOffset > $0.start ? $0.start..<$0.durableOffset : nil }
     }
 
     /// `apply(_:)` shows live progress: bytes done and expected, speed and time left.

@@ -27,9 +27,12 @@ struct DetailView {
         }
         for (offset, line) in lines.prefix(area.height - 1).enumerated() {
             let y = area.y + 1 + offset
-            grid.put(line.label, x: area.x + 1, y: y, limit: Self.labelWidth, style: .label)
-            let value = DisplayText.truncate(DisplayText.sanitize(line.value), toWidth: valueWidth)
-            grid.put(value, x: area.x + 1 + Self.labelWidth, y: y, limit: max(0, valueWidth), style: line.style)
+            // A label as wide as the column ("Connections") keeps a space before its value.
+            let indent = max(Self.labelWidth, DisplayWidth.of(line.label) + 1)
+            let width = valueWidth - (indent - Self.labelWidth)
+            grid.put(line.label, x: area.x + 1, y: y, limit: indent - 1, style: .label)
+            let value = DisplayText.truncate(DisplayText.sanitize(line.value), toWidth: width)
+            grid.put(value, x: area.x + 1 + indent, y: y, limit: max(0, width), style: line.style)
         }
     }
 
