@@ -174,11 +174,12 @@ enum DownloadStatus {
         record.spec.destinationDirectory ?? engine.defaultDirectory
     }
 
-    /// `path(of:engine:)` is the file's path: the final one once known, else the requested
-    /// name in its directory, else empty (aria2 too says nothing before the name is known).
+    /// `path(of:engine:)` is the file's path: the final one once known, else the name it
+    /// writes (`NAME.1.ext` when the name was taken) or the requested name in its directory,
+    /// else empty (aria2 too says nothing before the name is known).
     static func path(of record: TaskRecord, engine: RPCEngine) -> String {
         if let finalPath = record.finalPath { return finalPath }
-        guard let name = record.spec.requestedName else { return "" }
+        guard let name = record.fileName ?? record.spec.requestedName else { return "" }
         let directory = directory(of: record, engine: engine)
         return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }

@@ -82,7 +82,7 @@ struct ListCommand: AsyncParsableCommand {
         line.add("priority", record.priority)
         line.add("urls", strings: record.spec.urls.map(\.masked))
         line.add("dir", record.spec.destinationDirectory)
-        line.add("name", record.spec.requestedName)
+        line.add("name", TaskLabel(record).savedName)
         line.add("final_path", record.finalPath)
         line.add("attempts", record.attempts)
         line.add("last_error", record.lastError)
@@ -121,8 +121,7 @@ struct ListCommand: AsyncParsableCommand {
     /// out the columns a terminal of `width` has no room for (priority first, then speed, then
     /// size and ETA), so that the name is seen.
     static func textLine(_ record: TaskRecord, _ progress: ListedProgress, separator: String?, width: Int? = nil) -> String {
-        let name = record.finalPath.map { URL(fileURLWithPath: $0).lastPathComponent }
-            ?? record.spec.requestedName
+        let name = TaskLabel(record).savedName
             ?? (record.spec.upload != nil ? "(upload)" : nil)
             ?? record.spec.urls.first.flatMap { URL(string: $0.string) }.map(SafeFileName.fromURL)
             ?? "-"

@@ -205,6 +205,41 @@ import Testing
         #expect(try status(daemon, 2) == "waiting" && status(daemon, 3) == "waiting")
     }
 
+    @Test func aTaskRunningUnderANumberedNameIsShownUnderIt() throws {
+        // Given a daemon and the same slow URL added twice into one directory (the second
+        // writes big.1.bin: the name is taken by the first).
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("big.bin"), count: 16 << 20, seed: 6)
+        let nginx = try NginxServer.start(root: www.url, limitRate: "256k")
+        defer { nginx.stop() }
+        let daemon = try slowDaemon(state.url)
+        defer { daemon.stop() }
+        let out = state.file("out")
+        let url = nginx.url("/big.bin").absoluteString
+        #expect(try ferry(["add", "-d", out.path, url, url], state: state.url).exitStatus == 0)
+        #expect(daemon.waitUntil(timeout: .seconds(10)) {
+            size(out.appendingPathComponent("big.bin.part")) != nil && size(out.appendingPathComponent("big.1.bin.part")) != nil
+        })
+
+        // When both run and are listed...
+        let text = try ferry(["list"], state: state.url).stdout.split(separator: "\n").map { $0.components(separatedBy: "\t") }
+        let json = try ferry(["list", "--json"], state: state.url).stdout.split(separator: "\n").compactMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        let paths = try [1, 2].map { id -> String? in
+            let gid = String(repeating: "0", count: 15) + String(id)
+            let files = (try daemon.result("aria2.tellStatus", [gid, ["files"]]) as? [String: Any])?["files"] as? [[String: Any]]
+            return files?.first?["path"] as? String
+        }
+
+        // Then each shows the name it writes, in the list, its JSON and aria2.tellStatus.
+        #expect(text.map { $0.count > 7 ? $0[7] : "" } == ["big.bin", "big.1.bin"], "\(text)")
+        #expect(json.map { $0["name"] as? String } == ["big.bin", "big.1.bin"], "\(json)")
+        #expect(paths == [out.appendingPathComponent("big.bin").path, out.appendingPathComponent("big.1.bin").path], "\(paths)")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is not installed"))
     func listOnATerminalHasAHeaderAndAlignedColumns() throws {
         // Given a queue with one paused task.

@@ -20,6 +20,8 @@ import Testing
             NewTask(spec: TaskSpec(urls: [try TransferURL(validating: "https://up.example/raw")], upload: UploadSpec(bodyFile: "/tmp/body.bin"))),
         ])
         try journal.recordCheckpoint(ids[0], ResumeRecord(totalLength: 1000, durableOffset: 250))
+        // (it started writing named.1.iso: named.iso was taken)
+        #expect(try journal.markRunning([ids[0]], fileNames: ["named.1.iso"]) == [ids[0]])
         try journal.recordFinalPath(ids[1], "/dl/plain.1")
         try journal.updateState(ids[1], to: .paused)
 
@@ -42,6 +44,9 @@ import Testing
         #expect(labelled[0].priority == 3 && labelled[0].totalLength == 1000 && labelled[0].durableOffset == 250)
         #expect(labelled[0].label?.firstURL?.string == "https://a.example/x.iso")
         #expect(labelled[0].label?.requestedName == "named.iso" && labelled[0].label?.destinationDirectory == "/dl")
+        // A view shows the name a download writes before the one asked for, the resolved file's first.
+        #expect(labelled[0].label?.fileName == "named.1.iso" && labelled[0].label?.savedName == "named.1.iso")
+        #expect(labelled[1].label?.savedName == "plain.1")
         #expect(labelled[1].state == .paused && labelled[1].label?.finalPath == "/dl/plain.1")
         #expect(labelled[2].label?.uploadPaths == ["/tmp/a.jpg", "/tmp/b.txt"])
         #expect(labelled[2].label?.uploadNames == ["sent.jpg", "/tmp/b.txt"])

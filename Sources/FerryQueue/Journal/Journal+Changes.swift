@@ -45,7 +45,7 @@ extension Journal {
         let sql = labels
             ? """
               SELECT \(columns), destination_dir, requested_name, final_path, upload_body_file,
-                  (SELECT url FROM task_url WHERE task_id = task.id ORDER BY ordinal LIMIT 1)
+                  (SELECT url FROM task_url WHERE task_id = task.id ORDER BY ordinal LIMIT 1), file_name
               FROM task ORDER BY id
               """
             : "SELECT \(columns) FROM task ORDER BY id"
@@ -64,7 +64,8 @@ extension Journal {
                 if let files {
                     var label = TaskLabel(
                         destinationDirectory: row.optionalText(7), requestedName: row.optionalText(8),
-                        finalPath: row.optionalText(9), firstURL: row.optionalText(11).map(TransferURL.init(trusted:)),
+                        finalPath: row.optionalText(9), fileName: row.optionalText(12),
+                        firstURL: row.optionalText(11).map(TransferURL.init(trusted:)),
                         uploadBodyFile: row.optionalText(10))
                     if kind == .upload {
                         try files.forEachRawRow(binding: [id]) { file in

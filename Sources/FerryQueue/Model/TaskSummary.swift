@@ -29,6 +29,9 @@ public struct TaskLabel: Sendable, Hashable {
     public var requestedName: String? = nil
     /// `finalPath` is the file the download was resolved to, `nil` until resolved.
     public var finalPath: String? = nil
+    /// `fileName` is the name the download writes in its directory (`NAME.1.ext` when the
+    /// name was taken), recorded when it first starts; `nil` before.
+    public var fileName: String? = nil
     /// `firstURL` is the task's first URL, `nil` if it has none.
     public var firstURL: TransferURL? = nil
     /// `uploadPaths` are the paths of an upload's files, in order; empty for a download.
@@ -49,9 +52,22 @@ extension TaskLabel {
             destinationDirectory: spec.destinationDirectory,
             requestedName: spec.requestedName,
             finalPath: record.finalPath,
+            fileName: record.fileName,
             firstURL: spec.urls.first,
             uploadPaths: files.map(\.path),
             uploadNames: files.map { $0.filename ?? $0.path },
             uploadBodyFile: spec.upload?.bodyFile)
+    }
+}
+
+extension TaskLabel {
+    /// `savedName` is the name of a download's file as every view shows it: the resolved
+    /// file's, else the name it writes (recorded when it started), else the requested one;
+    /// `nil` while none is known (the URL or the server then names it).
+    public var savedName: String? {
+        if let finalPath { return finalPath.split(separator: "/").last.map(String.init) ?? finalPath }
+        if let fileName, !fileName.isEmpty { return fileName }
+        if let requestedName, !requestedName.isEmpty { return requestedName }
+        return nil
     }
 }

@@ -63,16 +63,16 @@ extension TaskRow {
         name(kind: record.kind, label: TaskLabel(record))
     }
 
-    /// `name(kind:label:)` is the name shown in the table: the resolved file, else the
-    /// requested name, else the last segment of the URL; for uploads the files sent, else the
+    /// `name(kind:label:)` is the name shown in the table: the resolved file, else the name
+    /// it writes, else the requested name (`TaskLabel.savedName`), else the last segment of
+    /// the URL; for uploads the files sent, else the
     /// URL's segment.
     static func name(kind: TransferKind, label: TaskLabel) -> String {
         if kind == .upload {
             let files = label.uploadNames.map(lastComponent) + [label.uploadBodyFile].compactMap { $0.map(lastComponent) }
             if !files.isEmpty { return files.joined(separator: ", ") }
         } else {
-            if let path = label.finalPath { return lastComponent(path) }
-            if let name = label.requestedName, !name.isEmpty { return name }
+            if let name = label.savedName { return name }
         }
         guard let url = label.firstURL.flatMap({ URL(string: $0.string) }) else {
             return label.firstURL?.masked ?? "?"
