@@ -11,8 +11,8 @@ extension FerryMethods {
         let engine = call.engine
         let ids = try engine.ids(tasks, in: Set(TaskState.allCases))
         let records = deleteFiles ? try engine.journalCall { () throws(QueueError) in try engine.journal.tasks(ids: ids) } : []
-        // The files there before: a running task's own .part may go with its transfer (the
-        // scheduler removes it when the cancelled attempt ends), before or after this deletes it.
+        // The files there before, to count those deleted (a running task's .part included:
+        // its cancelled transfer may still write to it, unlinked, until it ends).
         let present = records.flatMap { TaskFiles.paths(of: $0, defaultDirectory: engine.defaultDirectory) }.filter(SystemCall.exists)
         // Waiting tasks leave the queue first (notified), so none of them starts meanwhile.
         _ = try await engine.move(.ids(ids), from: [.queued, .paused], to: .cancelled, notifying: "aria2.onDownloadStop")

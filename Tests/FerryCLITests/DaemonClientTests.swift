@@ -240,6 +240,37 @@ import Testing
         #expect(paths == [out.appendingPathComponent("big.bin").path, out.appendingPathComponent("big.1.bin").path], "\(paths)")
     }
 
+    @Test func aRunningDownloadRemovedWithoutDeleteFileKeepsItsPartialFile() throws {
+        // Given a daemon running two slow downloads with bytes on disk.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        for name in ["k", "r", "d"] { try Pattern.writeFile(at: www.file("\(name).bin"), count: 16 << 20, seed: 8) }
+        let nginx = try NginxServer.start(root: www.url, limitRate: "256k")
+        defer { nginx.stop() }
+        let daemon = try slowDaemon(state.url)
+        defer { daemon.stop() }
+        let out = state.file("out")
+        let parts = ["k", "r", "d"].map { out.appendingPathComponent("\($0).bin.part") }
+        #expect(try ferry(["add", "-d", out.path] + ["k", "r", "d"].map { nginx.url("/\($0).bin").absoluteString },
+                          state: state.url).exitStatus == 0)
+        #expect(daemon.waitUntil(timeout: .seconds(10)) { parts.allSatisfy { (size($0) ?? 0) > 0 } })
+
+        // When the first is removed by `ferry remove`, the second by aria2.remove, the third by
+        // `ferry remove --delete-file`...
+        #expect(try ferry(["remove", "1"], state: state.url).exitStatus == 0)
+        #expect(try daemon.result("aria2.remove", ["0000000000000002"]) as? String == "0000000000000002")
+        #expect(try ferry(["remove", "3", "--delete-file"], state: state.url).exitStatus == 0)
+
+        // Then once their transfers ended, the first two keep their partial files, as the help
+        // and docs/RPC.md say, and only the third's is gone.
+        #expect(try daemon.waitUntil(timeout: .seconds(10)) { try downloadSpeed(daemon) == 0 })
+        #expect(try status(daemon, 2) == "removed")
+        usleep(300_000)
+        #expect((size(parts[0]) ?? 0) > 0 && (size(parts[1]) ?? 0) > 0, "\(parts.map(size))")
+        #expect(size(parts[2]) == nil)
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is not installed"))
     func listOnATerminalHasAHeaderAndAlignedColumns() throws {
         // Given a queue with one paused task.

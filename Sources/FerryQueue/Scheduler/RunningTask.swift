@@ -16,6 +16,10 @@ final class RunningTask {
     let partPath: String?
     /// `intent` says why the scheduler cancelled the transfer; `nil` while it runs normally.
     var intent: StopIntent?
+    /// `deletesPartialFile` is true when the task was removed with its files: its own
+    /// `.part` is deleted once the cancelled attempt ended (otherwise a removed or cancelled
+    /// task keeps it, as a paused one does).
+    var deletesPartialFile = false
     /// `finishing` is true once the network part is over and the file is being made durable
     /// and named: the task no longer counts against the concurrency limits.
     var finishing = false

@@ -52,8 +52,9 @@ extension Scheduler {
     }
 
     /// `remove(_:deleteFile:)` removes tasks from the journal, stopping their transfers, and
-    /// with `deleteFile` also deletes their finished or partial files; returns how many
-    /// tasks existed.
+    /// with `deleteFile` also deletes their finished or partial files (a running download's
+    /// `.part` once its transfer ended); without, every file is kept. Returns how many tasks
+    /// existed.
     @discardableResult
     public func remove(_ ids: [TaskID], deleteFile: Bool) -> Int {
         var records: [TaskRecord] = []
@@ -65,6 +66,7 @@ extension Scheduler {
         noticeReorder()
         for id in ids {
             retryTimers.removeValue(forKey: id)?.cancel()
+            if deleteFile { running[id]?.deletesPartialFile = true }
             interrupt(id, intent: .removed)
         }
         dropUpcoming()

@@ -116,7 +116,7 @@ extension Scheduler {
     }
 
     /// `transferEnded(_:transfer:outcome:)` takes an ended attempt out of `running` and queues
-    /// it to be recorded; a cancelled or removed download's own `.part` goes at once.
+    /// it to be recorded; the own `.part` of a download removed with its files goes at once.
     private func transferEnded(_ id: TaskID, transfer: TransferTask, outcome: Result<TransferResult, FerryError>) {
         guard let entry = running[id], entry.transfer === transfer else { return }
         running.removeValue(forKey: id)
@@ -124,8 +124,8 @@ extension Scheduler {
         entry.lane.unregister(transfer)
         // The `.part` path stays in use until the attempt is recorded (`concludeEndings()`): a
         // done download's `.part` name is removed then, and no other task may take it before.
-        if let partPath = entry.partPath, entry.intent == .cancel || entry.intent == .removed {
-            // A cancelled or removed task will not resume: its partial file goes (its own only).
+        if let partPath = entry.partPath, entry.deletesPartialFile {
+            // Its own only: another task's `.part` at the name is left alone.
             DownloadDestination.removePartialFile(at: partPath, owner: delegateFactory.commitMark(for: id))
         }
         let madeProgress = entry.record.spec.upload == nil
