@@ -47,9 +47,13 @@ struct AddOptions {
     /// `paused` is true when the task is added paused.
     var paused: Bool { draft.paused ?? false }
 
-    /// `task(urls:upload:)` is the new task these options describe, with `urls` as mirrors.
-    func task(urls: [TransferURL], upload: UploadSpec? = nil) -> NewTask {
-        draft.task(urls: urls, defaults: BatchDefaults(), upload: upload)
+    /// `task(urls:upload:defaultDirectory:)` is the new task these options describe, with
+    /// `urls` as mirrors. A download without `dir` is saved in `defaultDirectory` (the
+    /// daemon's), recorded now as aria2 fixes a download's `dir` when it is added: a daemon
+    /// started later with another `--dir` still finds its `.part`, and every view shows where
+    /// it goes.
+    func task(urls: [TransferURL], upload: UploadSpec? = nil, defaultDirectory: String? = nil) -> NewTask {
+        draft.task(urls: urls, defaults: BatchDefaults(directory: upload == nil ? defaultDirectory : nil), upload: upload)
     }
 
     /// `urls(_:)` checks a list of URIs (http or https, no secrets shown in an error).

@@ -14,7 +14,7 @@ extension Aria2Methods {
         let urls = try AddOptions.urls(list)
         let options = try AddOptions(try call.object(1))
         let engine = call.engine
-        let task = options.task(urls: urls)
+        let task = options.task(urls: urls, defaultDirectory: engine.defaultDirectory)
         let position = options.paused ? nil : call.optional(2)?.integerValue
         let id = try engine.journalCall { () throws(QueueError) in
             guard let position else { return try engine.journal.insert(task) }

@@ -26,11 +26,11 @@ public enum FerryMethods {
         guard let list = call.optional(0)?.arrayValue else {
             throw RPCError.invalidParams("parameter 1 must be a list of tasks")
         }
+        let engine = call.engine
         var tasks: [NewTask] = []
         for item in list {
-            tasks.append(try TaskRequest.task(item))
+            tasks.append(try TaskRequest.task(item, defaultDirectory: engine.defaultDirectory))
         }
-        let engine = call.engine
         let ids = try engine.journalCall { () throws(QueueError) in try engine.journal.insert(tasks) }
         await engine.scheduler.journalDidChange()
         return .array(ids.map { .string(GID.string(for: $0)) })

@@ -43,8 +43,9 @@ public enum TaskRequest {
         return options
     }
 
-    /// `task(_:)` reads and checks a request; the first problem is the error.
-    static func task(_ value: JSONValue) throws(RPCError) -> NewTask {
+    /// `task(_:defaultDirectory:)` reads and checks a request; the first problem is the
+    /// error. A download without `dir` goes to `defaultDirectory` (see `AddOptions`).
+    static func task(_ value: JSONValue, defaultDirectory: String? = nil) throws(RPCError) -> NewTask {
         guard let members = value.objectValue else {
             throw RPCError.invalidParams("each task must be an object with uris and options")
         }
@@ -57,7 +58,7 @@ public enum TaskRequest {
         if upload != nil, urls.count != 1 {
             throw RPCError.failed("an upload has one URL")
         }
-        return options.task(urls: urls, upload: upload)
+        return options.task(urls: urls, upload: upload, defaultDirectory: defaultDirectory)
     }
 
     private static func json(_ upload: UploadSpec) -> JSONValue {

@@ -271,6 +271,37 @@ import Testing
         #expect(size(parts[2]) == nil)
     }
 
+    @Test func aDownloadAddedOverRPCWithoutADirKeepsTheDaemonsDirectoryOfThatTime() throws {
+        // Given a daemon saving into `first` by default, and a download added over RPC with
+        // no `dir`, half done when the daemon stops.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("f.bin"), count: 4 << 20, seed: 5)
+        let nginx = try NginxServer.start(root: www.url, limitRate: "1m")
+        defer { nginx.stop() }
+        let first = state.file("first")
+        let second = state.file("second")
+        let daemon = try slowDaemon(state.url, ["--dir", first.path])
+        let gid = try #require(try daemon.result("aria2.addUri", [[nginx.url("/f.bin").absoluteString]]) as? String)
+        let listed = try ferry(["list", "--json"], state: state.url).stdout
+        let dir = (try daemon.result("aria2.tellStatus", [gid, ["dir"]]) as? [String: Any])?["dir"] as? String
+        #expect(daemon.waitUntil(timeout: .seconds(10)) { (size(first.appendingPathComponent("f.bin.part")) ?? 0) > 0 })
+        daemon.stop()
+
+        // When a daemon with another default directory runs the queue again...
+        let again = try slowDaemon(state.url, ["--dir", second.path])
+        defer { again.stop() }
+
+        // Then the task said where it saves from the start, and ends there, byte-exact, from
+        // its partial file.
+        #expect(listed.contains("\"dir\":\"\(first.path)\""), "\(listed)")
+        #expect(dir == first.path)
+        #expect(try again.waitUntil(timeout: .seconds(30)) { try status(again, 1) == "complete" })
+        #expect(try SHA256Hex.of(file: first.appendingPathComponent("f.bin")) == Pattern.sha256Hex(count: 4 << 20, seed: 5))
+        #expect(size(second.appendingPathComponent("f.bin")) == nil)
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "script (util-linux) is not installed"))
     func listOnATerminalHasAHeaderAndAlignedColumns() throws {
         // Given a queue with one paused task.
