@@ -142,7 +142,7 @@ import Testing
     @Test func pauseKeyDependsOnTheTaskState() {
         var state = Fixtures.state(rows: [
             Fixtures.row(1, "a", .running), Fixtures.row(2, "b", .paused),
-            Fixtures.row(3, "c", .failed), Fixtures.row(4, "d", .done),
+            Fixtures.row(3, "c", .failed), Fixtures.row(4, "d", .done), Fixtures.row(5, "e", .cancelled),
         ])
         #expect(Fixtures.press([.character(" ")], in: &state) == [.perform(.pause(1))])
         #expect(Fixtures.press([.down, .character(" ")], in: &state) == [.perform(.resume(2))])
@@ -150,7 +150,12 @@ import Testing
         #expect(state.message?.text == "The task has stopped; press r to retry it")
         #expect(Fixtures.press([.character("r")], in: &state) == [.perform(.retry(3))])
         #expect(Fixtures.press([.down, .character("r")], in: &state).isEmpty)
-        #expect(state.message?.text == "Only failed or cancelled tasks can be retried")
+        #expect(state.message?.text == "Only failed tasks can be retried")
+        // A cancelled task never runs again (the queue refuses it): neither key offers it.
+        #expect(Fixtures.press([.down, .character("r")], in: &state).isEmpty)
+        #expect(state.message?.text == "A cancelled task does not run again (x removes it)")
+        #expect(Fixtures.press([.character(" ")], in: &state).isEmpty)
+        #expect(state.message?.text == "The task was cancelled: it does not run again (x removes it)")
     }
 
     @Test func pauseAllPausesWhileAnythingIsActiveElseResumes() {

@@ -66,7 +66,7 @@ public struct KeyMaps: Sendable {
             KeyBinding([.character("u")], .addUpload, hint: "Upload", help: "Add an upload"),
             KeyBinding([.character(" ")], .togglePause, hint: "Pause", alternateHint: "Resume", help: "Pause or resume the selected task"),
             KeyBinding([.character("P")], .togglePauseAll, help: "Pause all tasks, or resume all when none is active"),
-            KeyBinding([.character("r")], .retry, hint: "Retry", help: "Retry the selected failed or cancelled task"),
+            KeyBinding([.character("r")], .retry, hint: "Retry", help: "Retry the selected failed task"),
             KeyBinding([.character("x"), .delete, .function(9)], .remove, hint: "Remove", help: "Remove the selected task (asks first)"),
             KeyBinding([.character("X")], .purge, help: "Remove the done or the failed tasks from the list (asks first; files are kept)"),
             KeyBinding([.character("K")], .moveTaskUp, help: "Move the selected task up in the queue"),

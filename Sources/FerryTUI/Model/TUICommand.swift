@@ -16,7 +16,7 @@ public enum TUICommand: Sendable, Hashable {
     case pauseAll
     /// `resumeAll`: resume every paused task.
     case resumeAll
-    /// `retry`: start a failed or cancelled task again.
+    /// `retry`: start a failed task again.
     case retry(TaskRow.ID)
     /// Remove a task; `deleteFile` also deletes its downloaded or partial file.
     case remove(TaskRow.ID, deleteFile: Bool)

@@ -30,6 +30,7 @@ public enum TaskState: Int, Sendable, Hashable, CaseIterable {
     /// `canPause` is true for states that the pause key stops.
     public var canPause: Bool { self == .queued || self == .running }
 
-    /// `canRetry` is true for states that the retry key restarts.
-    public var canRetry: Bool { self == .failed || self == .cancelled }
+    /// `canRetry` is true for states that the retry key restarts: failed only (a cancelled
+    /// task never runs again, as the queue's states say).
+    public var canRetry: Bool { self == .failed }
 }

@@ -119,8 +119,10 @@ extension TUIState {
         switch task.state {
         case .queued, .running: return [.perform(.pause(task.id))]
         case .paused: return [.perform(.resume(task.id))]
-        case .failed, .cancelled:
+        case .failed:
             setMessage(StatusMessage("The task has stopped; press r to retry it"))
+        case .cancelled:
+            setMessage(StatusMessage("The task was cancelled: it does not run again (x removes it)"))
         case .done:
             setMessage(StatusMessage("The task is already done"))
         }
@@ -137,7 +139,7 @@ extension TUIState {
     private mutating func retry() -> [TUIEffect] {
         guard let task = selectedTask else { return noTask() }
         guard task.state.canRetry else {
-            setMessage(StatusMessage("Only failed or cancelled tasks can be retried"))
+            setMessage(StatusMessage(task.state == .cancelled ? "A cancelled task does not run again (x removes it)" : "Only failed tasks can be retried"))
             return []
         }
         return [.perform(.retry(task.id))]
