@@ -16,6 +16,9 @@ import FerryRPC
 final class DaemonFollower {
     /// `interval` is the time between two polls.
     static let interval: Duration = .milliseconds(250)
+    /// `quietPollsBeforeNote` is how many polls (2 s) pass with none of the run's tasks
+    /// started or ended before the run says that it waits for the daemon.
+    static let quietPollsBeforeNote = 8
 
     /// `Outcome` is how following ended.
     enum Outcome {
@@ -37,6 +40,9 @@ final class DaemonFollower {
     private let jobs: [TaskID: Reporter.Job]
     private var pending: [TaskID: Tracked]
     private var summary = SchedulerSummary()
+    /// The polls so far with nothing started or ended; `nil` once something did, or once the
+    /// run said it waits.
+    private var quietPolls: Int? = 0
 
     /// `keys` are the status fields a poll asks for.
     private static let keys: JSONValue = ["status", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed",
@@ -73,6 +79,7 @@ final class DaemonFollower {
                 take(answer.arrayValue?.first?.objectValue, of: id)
             }
             guard !pending.isEmpty else { break }
+            noteWaiting()
             try? await Task.sleep(for: DaemonFollower.interval)
         }
         return .ended(summary)
@@ -113,6 +120,22 @@ final class DaemonFollower {
             end(id, .paused, error: code == nil ? nil : status["errorMessage"]?.stringValue ?? "paused")
         default:
             end(id, .cancelled)
+        }
+    }
+
+    /// `noteWaiting()` says once, after `quietPollsBeforeNote` polls with none of the run's
+    /// tasks started or ended, that the daemon runs other transfers first (its limits are
+    /// taken): a run that says nothing for long looks stuck.
+    private func noteWaiting() {
+        guard let quiet = quietPolls else { return }
+        if pending.count < jobs.count || pending.values.contains(where: \.active) {
+            quietPolls = nil
+        } else if quiet + 1 < DaemonFollower.quietPollsBeforeNote {
+            quietPolls = quiet + 1
+        } else {
+            quietPolls = nil
+            reporter.clearLine()
+            Console.error("waiting: the daemon running this queue is at its limits with other transfers (ferry list shows them)")
         }
     }
 

@@ -66,6 +66,38 @@ import Testing
         #expect(daemon.process.isRunning)
     }
 
+    @Test func aGetWaitingBehindTheDaemonsOtherTransfersSaysSo() throws {
+        // Given a daemon running one transfer at a time, busy with a slow download.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("busy.bin"), count: 16 << 20, seed: 1)
+        try Pattern.writeFile(at: www.file("mine.bin"), count: 1 << 20, seed: 2)
+        let nginx = try NginxServer.start(root: www.url, limitRate: "256k")
+        defer { nginx.stop() }
+        let daemon = try FerryDaemon.start(stateDirectory: state.url, arguments: ["--max-concurrent", "1"])
+        defer { daemon.stop() }
+        let out = state.file("out")
+        #expect(try ferry(["add", "-d", out.path, nginx.url("/busy.bin").absoluteString], state: state.url).exitStatus == 0)
+        #expect(try daemon.waitUntil(timeout: .seconds(10)) { try daemon.statuses().values.contains { $0["status"] as? String == "active" } })
+
+        // When `ferry get` hands it another URL, which must wait...
+        let get = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
+                                         arguments: ["get", "-d", out.path, nginx.url("/mine.bin").absoluteString, "--state-dir", state.path])
+        var said = false
+        for _ in 0..<200 where !said {
+            said = String(decoding: get.standardError, as: UTF8.self).contains("waiting: the daemon running this queue is at its limits")
+            if !said { usleep(100_000) }
+        }
+        get.signal(SIGINT)
+        let result = try #require(get.wait(timeout: .seconds(30)))
+
+        // Then it said, once, that it waits for the daemon's other transfers.
+        #expect(said, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "waiting:").count == 2, "\(result.stderr)")
+        #expect(result.exitStatus == 130, "\(result.stderr)")
+    }
+
     @Test func ctrlCPausesTheDaemonsDownloadAndTheSameCommandResumesIt() throws {
         // Given a daemon and a slow file.
         let www = try TemporaryDirectory(worldReadable: true)
