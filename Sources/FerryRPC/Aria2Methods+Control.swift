@@ -72,7 +72,10 @@ extension Aria2Methods {
         let amount = try call.integer(1)
         let how = try call.string(2)
         let engine = call.engine
-        let waiting = try engine.records(in: waitingStates).map(\.id)
+        // The waiting tasks as tellWaiting lists them (held ones included).
+        let held = try heldRecords(engine)
+        let records = try engine.records(in: waitingStates)
+        let waiting = (held.isEmpty ? records : (records + held).sorted(by: inQueueOrder)).map(\.id)
         guard let current = waiting.firstIndex(of: id) else {
             throw RPCError.failed("GID \(GID.string(for: id)) is not waiting")
         }

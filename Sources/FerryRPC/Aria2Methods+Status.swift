@@ -34,8 +34,59 @@ extension Aria2Methods {
         return active
     }
 
+    /// Waiting tasks, in queue order: queued and paused, and those handed to the session
+    /// ahead of need that it has not started (`heldRecords(_:)`), as `tellStatus` says.
     @Sendable static func tellWaiting(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        try page(call, states: waitingStates)
+        let held = try heldRecords(call.engine)
+        guard !held.isEmpty else { return try page(call, states: waitingStates) }
+        return try waitingPage(call, held: held)
+    }
+
+    /// `heldRecords(_:)` are the tasks `running` in the journal whose transfer the session
+    /// holds back for its limits (not started: not in `live`); few, at most twice the
+    /// concurrency limit.
+    static func heldRecords(_ engine: RPCEngine) throws(RPCError) -> [TaskRecord] {
+        let live = engine.live.all()
+        return try engine.runningRecords().filter { live[$0.id] == nil }
+    }
+
+    /// `inQueueOrder(_:_:)` orders tasks as the journal does: higher priority first, then place.
+    static func inQueueOrder(_ first: TaskRecord, _ second: TaskRecord) -> Bool {
+        first.priority != second.priority ? first.priority > second.priority : first.position < second.position
+    }
+
+    /// `waitingPage(_:held:)` answers `tellWaiting` when `held` tasks wait among the queued
+    /// and paused ones: the page is cut from both, merged in queue order (not kept by
+    /// `StatusPages`: it lasts only until the held tasks start).
+    private static func waitingPage(_ call: RPCCall, held: [TaskRecord]) throws(RPCError) -> JSONValue {
+        let offset = try call.integer(0)
+        let requested = try call.integer(1)
+        let keys = DownloadStatus.Keys(try call.keys(2))
+        let engine = call.engine
+        let count = Int64(min(max(requested, 0), 100_000))
+        guard count > 0 else { return [] }
+        let counts = try engine.counts()
+        let total = Int64(waitingStates.reduce(0) { $0 + (counts[$1] ?? 0) } + held.count)
+        // The part of the merged list asked for, `[first, first + length)`; backwards for a
+        // negative offset, as aria2 does.
+        let first: Int64
+        let length: Int64
+        if offset >= 0 {
+            first = min(offset, total)
+            length = min(count, total - first)
+        } else {
+            let last = total + max(offset, -total - 1)
+            guard last >= 0 else { return [] }
+            first = max(0, last - count + 1)
+            length = last - first + 1
+        }
+        guard length > 0 else { return [] }
+        let waiting = try engine.journalCall { () throws(QueueError) in
+            try engine.journal.tasks(in: waitingStates, limit: Int(first + length))
+        }
+        let merged = (waiting + held).sorted(by: inQueueOrder)
+        let page = merged.dropFirst(Int(first)).prefix(Int(length))
+        return DownloadStatus.list(offset >= 0 ? Array(page) : page.reversed(), engine: engine, keys: keys)
     }
 
     /// Stopped tasks are listed in queue order (aria2: in the order they stopped).

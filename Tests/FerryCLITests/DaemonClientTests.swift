@@ -205,6 +205,38 @@ import Testing
         #expect(try status(daemon, 2) == "waiting" && status(daemon, 3) == "waiting")
     }
 
+    @Test func tasksTheDaemonHoldsBackAreListedAndMovedAsWaiting() throws {
+        // Given a daemon running one transfer at a time and three slow downloads (the two
+        // behind the first are handed to the engine ahead of need, held there).
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        for index in 0..<3 { try Pattern.writeFile(at: www.file("w\(index).bin"), count: 16 << 20, seed: index) }
+        let nginx = try NginxServer.start(root: www.url, limitRate: "256k")
+        defer { nginx.stop() }
+        let daemon = try slowDaemon(state.url, ["--max-concurrent", "1"])
+        defer { daemon.stop() }
+        let urls = (0..<3).map { nginx.url("/w\($0).bin").absoluteString }
+        #expect(try ferry(["add", "-d", state.file("out").path] + urls, state: state.url).exitStatus == 0)
+        #expect(try daemon.waitUntil(timeout: .seconds(10)) { try downloadSpeed(daemon) > 0 })
+        func waiting(_ offset: Int, _ count: Int) throws -> [String] {
+            (try daemon.result("aria2.tellWaiting", [offset, count, ["gid"]]) as? [[String: Any]] ?? []).compactMap { $0["gid"] as? String }
+        }
+        let second = "0000000000000002"
+        let third = "0000000000000003"
+
+        // When a front end lists the waiting tasks and moves the last one first...
+        let listed = try waiting(0, 1000)
+        let last = try waiting(-1, 1)
+        let moved = try daemon.result("aria2.changePosition", [third, 0, "POS_SET"]) as? Int
+
+        // Then both are listed, in queue order, and the move takes effect.
+        #expect(listed == [second, third])
+        #expect(last == [third])
+        #expect(moved == 0)
+        #expect(try waiting(0, 1000) == [third, second])
+    }
+
     @Test func aTaskRunningUnderANumberedNameIsShownUnderIt() throws {
         // Given a daemon and the same slow URL added twice into one directory (the second
         // writes big.1.bin: the name is taken by the first).
