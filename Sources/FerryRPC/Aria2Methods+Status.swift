@@ -56,8 +56,10 @@ extension Aria2Methods {
     }
 
     /// `waitingPage(_:held:)` answers `tellWaiting` when `held` tasks wait among the queued
-    /// and paused ones: the page is cut from both, merged in queue order (not kept by
-    /// `StatusPages`: it lasts only until the held tasks start).
+    /// and paused ones: the page is cut from both, merged in queue order. A front end's page
+    /// from the start, with the held tasks ahead of every other waiting one (the scheduler
+    /// hands over the head of the queue), is the held tasks' objects followed by the page of
+    /// the others that `StatusPages` keeps; any other page is read and merged each time.
     private static func waitingPage(_ call: RPCCall, held: [TaskRecord]) throws(RPCError) -> JSONValue {
         let offset = try call.integer(0)
         let requested = try call.integer(1)
@@ -81,10 +83,22 @@ extension Aria2Methods {
             length = last - first + 1
         }
         guard length > 0 else { return [] }
+        let ahead = held.sorted(by: inQueueOrder)
+        if offset >= 0, first == 0, let lastHeld = ahead.last {
+            let head = try engine.journalCall { () throws(QueueError) in try engine.journal.tasks(in: waitingStates, limit: 1) }
+            if head.first.map({ inQueueOrder(lastHeld, $0) }) ?? true {
+                let shown = DownloadStatus.list(Array(ahead.prefix(Int(length))), engine: engine, keys: keys)
+                let rest = Int(length) - min(ahead.count, Int(length))
+                guard rest > 0 else { return shown }
+                let request = StatusPages.Request(states: waitingStates, offset: 0, limit: rest, reversed: false, keys: keys)
+                let others = try engine.journalCall { () throws(QueueError) in try engine.statusPages.answer(request, engine: engine) }
+                if let joined = JSONValue.joiningArrays(shown, others) { return joined }
+            }
+        }
         let waiting = try engine.journalCall { () throws(QueueError) in
             try engine.journal.tasks(in: waitingStates, limit: Int(first + length))
         }
-        let merged = (waiting + held).sorted(by: inQueueOrder)
+        let merged = (waiting + ahead).sorted(by: inQueueOrder)
         let page = merged.dropFirst(Int(first)).prefix(Int(length))
         return DownloadStatus.list(offset >= 0 ? Array(page) : page.reversed(), engine: engine, keys: keys)
     }

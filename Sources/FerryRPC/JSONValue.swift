@@ -112,3 +112,21 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByArrayLiteral, Expr
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+extension JSONValue {
+    /// `joiningArrays(_:_:)` is the JSON array of `first`'s elements then `second`'s, both
+    /// arrays written earlier (`encoded`, as status lists are: compact, `[` to `]`); `nil`
+    /// for anything else.
+    static func joiningArrays(_ first: JSONValue, _ second: JSONValue) -> JSONValue? {
+        guard case .encoded(let head) = first, case .encoded(let tail) = second,
+              head.first == UInt8(ascii: "["), head.last == UInt8(ascii: "]"),
+              tail.first == UInt8(ascii: "["), tail.last == UInt8(ascii: "]") else { return nil }
+        if head.count == 2 { return second }
+        if tail.count == 2 { return first }
+        var joined = Data(capacity: head.count + tail.count)
+        joined.append(head.dropLast())
+        joined.append(UInt8(ascii: ","))
+        joined.append(tail.dropFirst())
+        return .encoded(joined)
+    }
+}

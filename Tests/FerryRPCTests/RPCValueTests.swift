@@ -70,6 +70,19 @@ struct RPCValueTests {
         #expect(Aria2Notification.message(for: .journalChanged) == nil)
     }
 
+    @Test func encodedArraysJoinIntoOneArray() throws {
+        func encoded(_ text: String) -> JSONValue { .encoded(Data(text.utf8)) }
+        func text(_ value: JSONValue?) -> String? {
+            guard case .encoded(let data)? = value else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(text(JSONValue.joiningArrays(encoded(#"[{"a":"1"}]"#), encoded(#"[{"b":"2"},{"c":"3"}]"#))) == #"[{"a":"1"},{"b":"2"},{"c":"3"}]"#)
+        #expect(text(JSONValue.joiningArrays(encoded("[]"), encoded(#"["x"]"#))) == #"["x"]"#)
+        #expect(text(JSONValue.joiningArrays(encoded(#"["x"]"#), encoded("[]"))) == #"["x"]"#)
+        #expect(JSONValue.joiningArrays(.array([]), encoded("[]")) == nil)
+        #expect(JSONValue.parse(Data(try #require(text(JSONValue.joiningArrays(encoded("[1]"), encoded("[2]")))).utf8)) == .array([.integer(1), .integer(2)]))
+    }
+
     @Test func everyStateHasAnAria2Status() {
         let names = TaskState.allCases.map(DownloadStatus.name(of:))
         #expect(Set(names) == ["waiting", "active", "paused", "complete", "error", "removed"])
