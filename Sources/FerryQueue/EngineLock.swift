@@ -56,6 +56,10 @@ public final class EngineLock: Sendable {
     public func release() {
         descriptor.withLock { fd in
             if fd >= 0 {
+                // Unlocked first: a child process being spawned at this moment holds a copy
+                // of the descriptor until its exec, and closing ours alone would leave the
+                // lock held by that copy.
+                _ = SystemCall.retrying { flock(fd, LOCK_UN) }
                 close(fd)
                 fd = -1
             }

@@ -31,6 +31,25 @@ import Testing
         #expect(try run("/usr/bin/flock", ["-n", path, "true"]) == 0)
     }
 
+    @Test func releasingFreesTheLockWhileACopyOfItsDescriptorIsOpen() throws {
+        // Given our lock and a copy of its descriptor, as a child process being spawned holds
+        // one until its exec
+        let temp = try TemporaryDirectory()
+        let path = temp.file("engine.lock")
+        let lock = try EngineLock.acquire(at: path)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        let held = try #require(entries.compactMap(Int32.init).first { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) == path
+        })
+        let copy = dup(held)
+        try #require(copy >= 0)
+        defer { close(copy) }
+
+        // When it is released, then another process can take it at once
+        lock.release()
+        #expect(try run("/usr/bin/flock", ["-n", path, "true"]) == 0)
+    }
+
     @Test func aLockHeldByAnotherProcessNamesItsPid() throws {
         // Given another process holding the lock, having written its pid
         let temp = try TemporaryDirectory()
