@@ -61,36 +61,20 @@ extension Aria2Methods {
     /// hands over the head of the queue), is the held tasks' objects followed by the page of
     /// the others that `StatusPages` keeps; any other page is read and merged each time.
     private static func waitingPage(_ call: RPCCall, held: [TaskRecord]) throws(RPCError) -> JSONValue {
-        let offset = try call.integer(0)
-        let requested = try call.integer(1)
-        let keys = DownloadStatus.Keys(try call.keys(2))
+        let ask = try PageAsk(call)
         let engine = call.engine
-        let count = Int64(min(max(requested, 0), 100_000))
-        guard count > 0 else { return [] }
+        guard ask.count > 0 else { return [] }
         let counts = try engine.counts()
         let total = Int64(waitingStates.reduce(0) { $0 + (counts[$1] ?? 0) } + held.count)
-        // The part of the merged list asked for, `[first, first + length)`; backwards for a
-        // negative offset, as aria2 does.
-        let first: Int64
-        let length: Int64
-        if offset >= 0 {
-            first = min(offset, total)
-            length = min(count, total - first)
-        } else {
-            let last = total + max(offset, -total - 1)
-            guard last >= 0 else { return [] }
-            first = max(0, last - count + 1)
-            length = last - first + 1
-        }
-        guard length > 0 else { return [] }
+        guard let (first, length) = ask.window(total: total) else { return [] }
         let ahead = held.sorted(by: inQueueOrder)
-        if offset >= 0, first == 0, let lastHeld = ahead.last {
+        if !ask.reversed, first == 0, let lastHeld = ahead.last {
             let head = try engine.journalCall { () throws(QueueError) in try engine.journal.tasks(in: waitingStates, limit: 1) }
             if head.first.map({ inQueueOrder(lastHeld, $0) }) ?? true {
-                let shown = DownloadStatus.list(Array(ahead.prefix(Int(length))), engine: engine, keys: keys)
+                let shown = DownloadStatus.list(Array(ahead.prefix(Int(length))), engine: engine, keys: ask.keys)
                 let rest = Int(length) - min(ahead.count, Int(length))
                 guard rest > 0 else { return shown }
-                let request = StatusPages.Request(states: waitingStates, offset: 0, limit: rest, reversed: false, keys: keys)
+                let request = StatusPages.Request(states: waitingStates, offset: 0, limit: rest, reversed: false, keys: ask.keys)
                 let others = try engine.journalCall { () throws(QueueError) in try engine.statusPages.answer(request, engine: engine) }
                 if let joined = JSONValue.joiningArrays(shown, others) { return joined }
             }
@@ -100,7 +84,38 @@ extension Aria2Methods {
         }
         let merged = (waiting + ahead).sorted(by: inQueueOrder)
         let page = merged.dropFirst(Int(first)).prefix(Int(length))
-        return DownloadStatus.list(offset >= 0 ? Array(page) : page.reversed(), engine: engine, keys: keys)
+        return DownloadStatus.list(ask.reversed ? page.reversed() : Array(page), engine: engine, keys: ask.keys)
+    }
+
+    /// `PageAsk` is what a `tellWaiting` or `tellStopped` call asks for: an offset (negative:
+    /// from the end, listed backwards, as aria2 does), how many (0 to 100,000) and the keys.
+    private struct PageAsk {
+        let offset: Int64
+        let count: Int64
+        let keys: DownloadStatus.Keys
+
+        init(_ call: RPCCall) throws(RPCError) {
+            offset = try call.integer(0)
+            count = Int64(min(max(try call.integer(1), 0), 100_000))
+            keys = DownloadStatus.Keys(try call.keys(2))
+        }
+
+        /// `reversed` is true for a page counted from the end.
+        var reversed: Bool { offset < 0 }
+
+        /// `window(total:)` is the part of a list of `total` tasks asked for, `[first, first +
+        /// length)`; `nil` when it is empty.
+        func window(total: Int64) -> (first: Int64, length: Int64)? {
+            if offset >= 0 {
+                let first = min(offset, total)
+                let length = min(count, total - first)
+                return length > 0 ? (first, length) : nil
+            }
+            let last = total + max(offset, -total - 1)  // index of the first task listed
+            guard last >= 0, count > 0 else { return nil }
+            let first = max(0, last - count + 1)
+            return (first, last - first + 1)
+        }
     }
 
     /// Stopped tasks are listed in queue order (aria2: in the order they stopped).
@@ -111,24 +126,18 @@ extension Aria2Methods {
     /// `page(_:states:)` answers `tellWaiting`/`tellStopped` (`offset`, `num`, keys): a
     /// negative offset counts from the end and lists backwards, as aria2 does.
     private static func page(_ call: RPCCall, states: Set<TaskState>) throws(RPCError) -> JSONValue {
-        let offset = try call.integer(0)
-        let requested = try call.integer(1)
-        let keys = DownloadStatus.Keys(try call.keys(2))
+        let ask = try PageAsk(call)
         let engine = call.engine
-        let count = Int64(min(max(requested, 0), 100_000))
-        guard count > 0 else { return [] }
+        guard ask.count > 0 else { return [] }
         let request: StatusPages.Request
-        if offset >= 0 {
-            request = StatusPages.Request(states: states, offset: Int(min(offset, Int64(Int32.max))), limit: Int(count),
-                                          reversed: false, keys: keys)
+        if !ask.reversed {
+            request = StatusPages.Request(states: states, offset: Int(min(ask.offset, Int64(Int32.max))), limit: Int(ask.count),
+                                          reversed: false, keys: ask.keys)
         } else {
             let counts = try engine.counts()
             let total = Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) })
-            let last = total + max(offset, -total - 1)  // index of the first task listed
-            guard last >= 0 else { return [] }
-            let first = max(0, last - count + 1)
-            request = StatusPages.Request(states: states, offset: Int(first), limit: Int(last - first + 1), reversed: true,
-                                          keys: keys)
+            guard let (first, length) = ask.window(total: total) else { return [] }
+            request = StatusPages.Request(states: states, offset: Int(first), limit: Int(length), reversed: true, keys: ask.keys)
         }
         return try engine.journalCall { () throws(QueueError) in try engine.statusPages.answer(request, engine: engine) }
     }
