@@ -107,7 +107,8 @@ ENDPOINTS
   GET /_log?prefix=/bytes
       JSON list of the requests seen so far whose path starts with prefix (default all):
       {seq, method, path (with query), headers: [[name, value], ...], body_read (bytes of
-      request body read), body_complete}. Paths starting with /_ are not logged.
+      request body read), body_complete, client_port (the client's TCP port: requests on one
+      connection share it)}. Paths starting with /_ are not logged.
   GET /_count?key=X
       JSON {key, count}: how many requests carried key X.
   POST /_reset
@@ -189,12 +190,12 @@ class State:
         self.counts = {}
         self.seq = 0
 
-    def record(self, method, path, headers):
+    def record(self, method, path, headers, client_port):
         with self.lock:
             self.seq += 1
             entry = {"seq": self.seq, "method": method, "path": path,
                      "headers": [list(h) for h in headers],
-                     "body_read": 0, "body_complete": False}
+                     "body_read": 0, "body_complete": False, "client_port": client_port}
             self.log.append(entry)
             return entry
 
@@ -441,7 +442,8 @@ class Handler(BaseHTTPRequestHandler):
                          errors="surrogateescape")
         q = {k: v[-1] for k, v in query.items()}
         if depth == 0 and not path.startswith("/_"):
-            self.log_entry = STATE.record(self.command, target, self.headers.items())
+            self.log_entry = STATE.record(self.command, target, self.headers.items(),
+                                          self.client_address[1])
         self.key_count = None
         key = q.get("key") if not path.startswith("/_") else None
         if key is not None:

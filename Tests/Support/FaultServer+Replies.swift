@@ -14,11 +14,14 @@ public struct LoggedRequest: Decodable, Sendable {
     public let bodyRead: Int
     /// `bodyComplete` is `true` when the server read the whole request body.
     public let bodyComplete: Bool
+    /// `clientPort` is the client's TCP port: the requests of one connection share it.
+    public let clientPort: Int
 
     enum CodingKeys: String, CodingKey {
         case seq, method, path, headers
         case bodyRead = "body_read"
         case bodyComplete = "body_complete"
+        case clientPort = "client_port"
     }
 
     /// `header(_:)` is the first value of the named header (case-insensitive), or `nil`.

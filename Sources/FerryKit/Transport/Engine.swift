@@ -113,6 +113,7 @@ final class Engine: @unchecked Sendable {
         // curl_multi_init fails only when out of memory; nothing sensible can run then.
         guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle (out of memory)") }
         self.multi = multi
+        sizeConnectionCache()
         let thread = Thread { [self] in
             ThreadName.setCurrent("ferry-engine")
             run()
@@ -302,8 +303,20 @@ final class Engine: @unchecked Sendable {
             }
         }
         self.limits = limits
+        sizeConnectionCache()
         admitHeld()
     }
+
+    /// `sizeConnectionCache()` lets libcurl keep as many idle connections as `limits` can use
+    /// at once (at least `minimumCachedConnections`). Left to its default, the cache holds four
+    /// per transfer in the multi handle at that moment: when most transfers of a batch ended
+    /// together, it closed the connections the next ones were about to reuse (98 connections
+    /// for 5,000 small downloads at 16 at once, where 16 do).
+    private func sizeConnectionCache() {
+        let wanted = max(Engine.minimumCachedConnections, limits.maximumActiveTransfers ?? 0)
+        _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, wanted)
+    }
+    private static let minimumCachedConnections = 64
 
     /// `admitHeld()` starts the held transfers that fit now, in order (a transfer to a busy
     /// host does not keep one to another host waiting).
