@@ -62,11 +62,11 @@ import Testing
     }
 
     @Test func aFinishingFileFreesItsSlotButFinishingFilesAreBounded() async throws {
-        // Given 12 small downloads, 2 at once, whose completion (sync and final name) waits at a gate.
+        // Given 40 small downloads, 2 at once, whose completion (sync and final name) waits at a gate.
         let www = try FerryTestSupport.TemporaryDirectory(worldReadable: true)
         let state = try TemporaryDirectory()
         defer { www.remove() }
-        for index in 0..<12 {
+        for index in 0..<40 {
             try Pattern.writeFile(at: www.file("g\(index).bin"), count: 5_000, seed: index)
         }
         let nginx = try NginxServer.start(root: www.url)
@@ -74,7 +74,7 @@ import Testing
         let journal = try Journal.open(at: state.file("journal.sqlite")).journal
         let out = state.file("out")
         try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        try journal.insert((0..<12).map { try download(nginx.url("/g\($0).bin"), into: out) })
+        try journal.insert((0..<40).map { try download(nginx.url("/g\($0).bin"), into: out) })
         let gate = Gate()
         let scheduler = Scheduler(journal: journal, configuration: configuration(out, concurrent: 2, perHost: 2),
                                   delegateFactory: GatedDownloadDelegateFactory(gate: gate))
@@ -83,21 +83,21 @@ import Testing
 
         // When the first transfers are over but their files cannot finish: the next two start
         // (a finishing file does not hold a slot), and no more than the bound of finishing
-        // files allows (4 times the limit: 8 finishing and 2 transferring, 10 of the 12).
+        // files allows (17 times the limit: 32 finishing and 2 transferring, 34 of the 40).
         #expect(await recorder.wait(timeout: .seconds(30)) { events in
-            events.filter { if case .started = $0 { return true } else { return false } }.count == 10
+            events.filter { if case .started = $0 { return true } else { return false } }.count == 34
         })
         try await Task.sleep(for: .milliseconds(300))
         let started = recorder.all.filter { if case .started = $0 { return true } else { return false } }.count
-        #expect(started == 10)
+        #expect(started == 34)
         #expect(SchedulerEvents.count(recorder.all, state: .done) == 0)
 
-        // Then, once files may finish, all 12 are done, never more than 2 transferring at once.
+        // Then, once files may finish, all 40 are done, never more than 2 transferring at once.
         gate.open()
         await run.value
-        #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.count($0, state: .done) == 12 })
+        #expect(await recorder.wait(timeout: .seconds(10)) { SchedulerEvents.count($0, state: .done) == 40 })
         #expect(SchedulerEvents.maximumConcurrent(recorder.all) == 2)
-        for index in 0..<12 {
+        for index in 0..<40 {
             #expect(try SHA256Hex.of(file: URL(fileURLWithPath: "\(out)/g\(index).bin"))
                     == Pattern.sha256Hex(count: 5_000, seed: index))
         }

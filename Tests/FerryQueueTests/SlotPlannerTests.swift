@@ -49,57 +49,61 @@ struct SlotPlannerTests {
         #expect(admitted(&planner, ["a:80"]).isEmpty)
     }
 
-    @Test func tasksHandedAheadAreBoundedByTwiceTheLimit() {
+    @Test func tasksHandedAheadAreBoundedByEightTimesTheLimit() {
         // Given a limit of 2 with both slots taken, and a session that holds transfers back.
-        var planner = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 8, handsAhead: true,
+        var planner = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 32, handsAhead: true,
                                   transferring: 2, holdingFiles: 2)
 
-        // When six candidates are offered.
+        // When twenty candidates are offered.
         #expect(planner.startsAny(writing: false))
-        let taken = admitted(&planner, Array(repeating: "a:80", count: 6))
+        let taken = admitted(&planner, Array(repeating: "a:80", count: 20))
 
-        // Then four are handed ahead, twice the limit.
-        #expect(taken == [0, 1, 2, 3])
+        // Then sixteen are handed ahead, eight times the limit.
+        #expect(taken == Array(0..<16))
     }
 
     @Test func theHostLimitCountsTheTasksHandedAhead() {
-        // Given a limit of 4 and 1 per host, one transfer to a under way: a's bound is 1 + 8.
+        // Given a limit of 4 and 1 per host, one transfer to a under way: a's bound is 1 + 32.
         var planner = SlotPlanner(maximumConcurrent: 4, maximumPerHost: 1, handsAhead: true,
                                   transferring: 1, holdingFiles: 1)
         planner.count(host: "a:80")
 
-        let taken = admitted(&planner, Array(repeating: "a:80", count: 12))
+        let taken = admitted(&planner, Array(repeating: "a:80", count: 40))
 
-        #expect(taken == Array(0..<8))
+        #expect(taken == Array(0..<32))
     }
 
     @Test func tasksHandedAheadAreToppedUpInBatchesUnlessTheJournalIsWrittenAnyway() {
-        // Given every real slot taken and 2 of the 4 tasks handed ahead still waiting.
-        let planner = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 8, handsAhead: true,
-                                  transferring: 4, holdingFiles: 4)
+        // Given every real slot taken and 9 of the 16 tasks handed ahead still waiting.
+        let planner = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 32, handsAhead: true,
+                                  transferring: 11, holdingFiles: 11)
 
-        // Then 2 free places are fewer than three quarters of 4: they wait for a batch, unless
-        // endings are being recorded.
-        #expect(planner.free == 2)
+        // Then 7 free places are fewer than half of 16: they wait for a batch, unless endings
+        // are being recorded.
+        #expect(planner.free == 7)
         #expect(!planner.startsAny(writing: false))
         #expect(planner.startsAny(writing: true))
+        // Half of them free: a batch is handed.
+        let half = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 32, handsAhead: true,
+                               transferring: 10, holdingFiles: 10)
+        #expect(half.startsAny(writing: false))
         // A real slot free is taken at once.
-        let oneFree = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 8, handsAhead: true,
-                                  transferring: 1, holdingFiles: 5)
+        let oneFree = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 32, handsAhead: true,
+                                  transferring: 1, holdingFiles: 17)
         #expect(oneFree.startsAny(writing: false))
     }
 
     @Test func filesStillFinishingBoundWhatStarts() {
-        // Given a limit of 2, no transfer under way, and 9 files finishing (the bound is 5 x 2).
+        // Given a limit of 2, no transfer under way, and 33 files finishing (the bound is 17 x 2).
         var planner = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 2, handsAhead: false,
-                                  transferring: 0, holdingFiles: 9)
+                                  transferring: 0, holdingFiles: 33)
 
         // When two candidates are offered, one starts.
         #expect(admitted(&planner, ["a:80", "b:80"]) == [0])
 
-        // And with 10 files finishing, none.
+        // And with 34 files finishing, none.
         let full = SlotPlanner(maximumConcurrent: 2, maximumPerHost: 2, handsAhead: false,
-                               transferring: 0, holdingFiles: 10)
+                               transferring: 0, holdingFiles: 34)
         #expect(!full.startsAny(writing: true))
     }
 
