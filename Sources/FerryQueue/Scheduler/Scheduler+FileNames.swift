@@ -28,11 +28,12 @@ extension Scheduler {
         guard unnamed else { return chosen }
         var named = chosen
         for index in named.indices where named[index].0.spec.upload == nil && named[index].0.fileName == nil {
-            guard let destination = try? freshDestination(for: named[index].0, url: named[index].1, avoiding: claimed) else {
+            guard let (destination, checkedFree) = try? freshDestination(for: named[index].0, url: named[index].1, avoiding: claimed) else {
                 continue
             }
             claimed.insert(destination.partialFilePath)
             named[index].0.fileName = destination.fileName
+            if checkedFree { freshlyNamed.insert(named[index].0.id) }
         }
         return named
     }
@@ -44,7 +45,7 @@ extension Scheduler {
 
     /// `freshDestination(for:url:avoiding:)` is the destination `claimFileNames(_:)` gives a
     /// download; `claimed` are the `.part` paths of the other chosen downloads.
-    private func freshDestination(for record: TaskRecord, url: TransferURL, avoiding claimed: Set<String>) throws(FerryError) -> DownloadDestination {
+    private func freshDestination(for record: TaskRecord, url: TransferURL, avoiding claimed: Set<String>) throws(FerryError) -> (destination: DownloadDestination, checkedFree: Bool) {
         let wanted = try wantedName(for: record, url: url)
         var destination = directoryPrototype(record.spec.destinationDirectory ?? configuration.defaultDirectory)
         destination.overwrite = record.spec.overwrite
@@ -58,9 +59,9 @@ extension Scheduler {
                 if Scheduler.exists(partPath) { continue }
                 if !record.spec.overwrite, Scheduler.exists(destination.filePath(named: destination.fileName)) { continue }
             }
-            return destination
+            return (destination, !ranBefore)
         }
-        return destination
+        return (destination, false)
     }
 
     /// `exists(_:)` is true when something (a symlink included) has the name `path`.

@@ -17,6 +17,7 @@ extension Scheduler {
             moved = Set(try journal.markRunning(Scheduler.ids(of: chosen), fileNames: Scheduler.fileNames(of: chosen)))
         } catch {
             lastJournalError = error
+            freshlyNamed.removeAll()
             return
         }
         start(chosen, moved: moved)
@@ -33,6 +34,8 @@ extension Scheduler {
 
     /// `start(_:moved:)` starts the chosen tasks the journal marked running (`moved`).
     func start(_ chosen: [Candidate], moved: Set<TaskID>) {
+        // Names are checked for this round only: one not started now is checked again.
+        defer { freshlyNamed.removeAll() }
         if moved.count < chosen.count {
             dropUpcoming()
         }
@@ -66,9 +69,14 @@ extension Scheduler {
                     conclude(record.id, record: record, outcome: committed, intent: nil, response: nil)
                     return
                 }
-                // The .part this task's delegate uses (another's .part at the name is skipped).
-                partPath = destination.partialFilePath(for: delegateFactory.commitMark(for: record.id),
-                                                       resuming: record.resume.resumeData?.canResume == true)
+                // The .part this task's delegate uses (another's .part at the name is skipped;
+                // a name just claimed had none).
+                if freshlyNamed.remove(record.id) != nil {
+                    partPath = destination.partialFilePath
+                } else {
+                    partPath = destination.partialFilePath(for: delegateFactory.commitMark(for: record.id),
+                                                           resuming: record.resume.resumeData?.canResume == true)
+                }
                 var request = Request(url: parsed, headers: Scheduler.headers(record.spec.headers))
                 // A resume goes to the URL that served the bytes (the secrets stay bound to the
                 // origin they were given for); after a mirror failed, to the mirror's own URL.
