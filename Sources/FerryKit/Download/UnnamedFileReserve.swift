@@ -20,10 +20,12 @@ import Synchronization
 ///
 /// Thread-safe: the state sits in a `Mutex`; files are opened and closed outside it.
 final class UnnamedFileReserve: Sendable {
-    /// Files ready per directory at most.
-    static let capacity = 64
+    /// Files ready per directory at most: more than the scheduler hands to the engine ahead
+    /// of need at 16 at once (`SlotPlanner.aheadFactor`), so that the reserve can grow to what
+    /// a run of small downloads takes between two turns of the completion thread.
+    static let capacity = 256
     /// Files ready in all directories at most.
-    static let totalCapacity = 128
+    static let totalCapacity = 512
     /// Seconds a ready file may wait before it is closed unused.
     static let maximumAge = 2.0
 
