@@ -11,8 +11,9 @@ import Glibc
 enum GroupSync {
     /// `synchronize(_:)` returns, for each file in order, `nil` when its data is on the disk
     /// or the error that kept it from getting there.
-    /// An unnamed file's pending mark is written first (`PartialFile.writePendingMark()`), so it
-    /// is durable with the data; a file whose mark cannot be written gets that error.
+    /// An unnamed file's bytes held in memory and its pending mark are written first
+    /// (`PartialFile.writeHeldBytes()`, `writePendingMark()`), so they are durable with the
+    /// rest; a file whose bytes or mark cannot be written gets that error.
     static func synchronize(_ files: [PartialFile]) -> [FerryError?] {
         guard files.count > 1 else {
             return files.map { $0.writePendingMark() ?? synchronizeOne($0) }
@@ -20,7 +21,7 @@ enum GroupSync {
         var results = [FerryError?](repeating: nil, count: files.count)
         var byDevice: [UInt: [Int]] = [:]
         for (index, file) in files.enumerated() {
-            if let error = file.writePendingMark() {
+            if let error = writeHeldBytes(of: file) ?? file.writePendingMark() {
                 results[index] = error
                 continue
             }
@@ -40,9 +41,19 @@ enum GroupSync {
         return results
     }
 
+    /// `writeHeldBytes(of:)` writes the bytes `file` holds in memory; the error, or `nil`.
+    private static func writeHeldBytes(of file: PartialFile) -> FerryError? {
+        error(of: file.writeHeldBytes)
+    }
+
     private static func synchronizeOne(_ file: PartialFile) -> FerryError? {
+        error(of: file.synchronize)
+    }
+
+    /// `error(of:)` is the error `step` throws, or `nil`.
+    private static func error(of step: () throws(FerryError) -> Void) -> FerryError? {
         do throws(FerryError) {
-            try file.synchronize()
+            try step()
             return nil
         } catch {
             return error

@@ -7,6 +7,7 @@ extension PartialFile {
     /// Writes `bytes` at `offset` (`pwrite`, short writes and `EINTR` retried); ``length``
     /// becomes the end of the furthest byte written.
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(FerryError) {
+        try writeHeldBytes()
         guard var pointer = bytes.baseAddress else { return }
         var remaining = bytes.count
         var position = offset

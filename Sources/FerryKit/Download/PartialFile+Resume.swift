@@ -32,6 +32,7 @@ extension PartialFile {
     /// Reads the first `count` bytes in 1 MiB chunks and hands each to `body` (to hash the
     /// prefix already on disk after a resume).
     public func readPrefix(_ count: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws(FerryError) {
+        try writeHeldBytes()
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }

@@ -20,6 +20,8 @@ public final class PartialFile {
     private var pendingMark: CommitMark?
     /// The reserve an unnamed file is reported to once named, and the directory it was made in.
     private var reserve: (UnnamedFileReserve, String)?
+    /// The bytes of a small unnamed file not written yet (see ``holdBytes(expecting:)``).
+    private var held: HeldBytes?
     /// Where write-back was last started; see ``startWriteBack()``.
     var writeBackStart: Int64 = 0
     /// Bytes written at chosen offsets (`write(_:at:)`) since write-back last started.
@@ -118,8 +120,37 @@ public final class PartialFile {
         close()
     }
 
+    /// `holdBytes(expecting:)` keeps the bytes of a fresh unnamed file of `length` bytes in
+    /// memory (`HeldBytes`, when it is small enough and the process's budget has room) until
+    /// the file is made durable, committed or read: a crash loses an unnamed file's bytes
+    /// either way, and the engine thread, which writes the bytes as they come, then only
+    /// copies them. Failing to write them is reported by whatever writes them
+    /// (`writeHeldBytes()`), as a failed write would have been.
+    func holdBytes(expecting length: Int64) {
+        guard isUnnamed, self.length == 0, held == nil, length <= HeldBytes.limit else { return }
+        held = HeldBytes(capacity: Int(length))
+    }
+
+    /// `writeHeldBytes()` writes the bytes held in memory, if any, and lets their memory go.
+    func writeHeldBytes() throws(FerryError) {
+        guard let held else { return }
+        self.held = nil
+        defer { held.release() }
+        if let code = SystemCall.writeAll(descriptor, held.bytes) {
+            throw .file(.from(errno: code, path: path, operation: "write"))
+        }
+    }
+
     /// Appends `bytes`, retrying short writes and `EINTR`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
+        if let held {
+            if held.append(bytes) {
+                length += Int64(bytes.count)
+                return
+            }
+            // More bytes than the length announced: what was held goes first.
+            try writeHeldBytes()
+        }
         if let code = SystemCall.writeAll(descriptor, bytes) {
             throw .file(.from(errno: code, path: path, operation: "write"))
         }
@@ -137,13 +168,16 @@ public final class PartialFile {
 
     /// Flushes the file's data to the disk (`fdatasync`).
     public func synchronize() throws(FerryError) {
+        try writeHeldBytes()
         if SystemCall.retrying({ fdatasync(descriptor) }) != 0 {
             throw .file(.from(errno: errno, path: path, operation: "sync"))
         }
     }
 
-    /// Closes the file (idempotent).
+    /// Closes the file (idempotent); bytes still held in memory are dropped.
     public func close() {
+        held?.release()
+        held = nil
         if descriptor >= 0 {
             Glibc.close(descriptor)
             descriptor = -1
@@ -164,6 +198,7 @@ public final class PartialFile {
     /// `false` by default.
     public func commit(to destination: DownloadDestination, keepingPartialName: Bool = false) throws(FerryError) -> URL {
         guard descriptor >= 0 else { throw .file(.io(path: path, errno: EBADF, operation: "commit")) }
+        try writeHeldBytes()
         if isUnnamed { return try commitUnnamed(to: destination) }
         // The final name is given to the open file, never to whatever the path holds now.
         fchmod(descriptor, 0o666 & ~FileModeMask.current)

@@ -285,6 +285,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
            !destination.overwrite, !policy.usesContentDisposition,
            let unnamed = PartialFile.createUnnamed(standingFor: destination.filePath(named: destination.fileName), mark: mark,
                                                     reserve: reserve) {
+            unnamed.holdBytes(expecting: totalLength)
             return unnamed
         }
         return try PartialFile.create(atPath: partialFilePath, owner: policy.owner)

@@ -221,6 +221,53 @@ import Testing
         #expect(reserve.readyCount(in: out.url.path) == 1)
     }
 
+    @Test func aSmallFilesBytesWaitInMemoryUntilItIsMadeDurable() throws {
+        // Given an unnamed file told to expect 40,000 bytes.
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        let file = try #require(PartialFile.createUnnamed(standingFor: out.file("h.bin").path, mark: CommitMark(value: "3-4")))
+        file.holdBytes(expecting: 40_000)
+        func sizeOnDisk() -> Int64 {
+            var status = stat()
+            return fstat(file.descriptor, &status) == 0 ? Int64(status.st_size) : -1
+        }
+
+        // When its bytes come in two parts.
+        let bytes = Pattern.bytes(count: 40_000)
+        for part in [bytes[0..<25_000], bytes[25_000...]] {
+            let written = part.withUnsafeBytes { buffer in (try? file.write(buffer)) != nil }
+            #expect(written)
+        }
+
+        // Then they are counted but not written yet; made durable, they are on the disk, and the
+        // file is named byte-exact.
+        #expect(file.length == 40_000)
+        #expect(sizeOnDisk() == 0)
+        #expect(GroupSync.synchronize([file]) == [nil])
+        #expect(sizeOnDisk() == 40_000)
+        _ = try file.commit(to: DownloadDestination(directory: out.url, fileName: "h.bin"))
+        #expect(try SHA256Hex.of(file: out.file("h.bin")) == Pattern.sha256Hex(count: 40_000))
+    }
+
+    @Test func moreBytesThanAnnouncedAreWrittenAfterThoseHeldAndLargeFilesHoldNone() throws {
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        // Given a file told to expect 1,000 bytes that gets 3,000.
+        let file = try #require(PartialFile.createUnnamed(standingFor: out.file("m.bin").path, mark: CommitMark(value: "5-6")))
+        file.holdBytes(expecting: 1_000)
+        let bytes = Pattern.bytes(count: 3_000)
+        for part in [bytes[0..<1_000], bytes[1_000...]] {
+            let written = part.withUnsafeBytes { buffer in (try? file.write(buffer)) != nil }
+            #expect(written)
+        }
+        // Then all of them are in the file, in order.
+        _ = try file.commit(to: DownloadDestination(directory: out.url, fileName: "m.bin"))
+        #expect(try SHA256Hex.of(file: out.file("m.bin")) == Pattern.sha256Hex(count: 3_000))
+        // And a file above the limit keeps nothing in memory.
+        #expect(HeldBytes(capacity: Int(HeldBytes.limit) + 1) == nil)
+        #expect(HeldBytes(capacity: Int(HeldBytes.limit)) != nil)
+    }
+
     @Test func manySmallDownloadsInOneDirectoryAllCarryTheirMark() async throws {
         let fault = try FaultServer.start()
         let out = try TemporaryDirectory()
