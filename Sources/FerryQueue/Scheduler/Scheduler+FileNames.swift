@@ -1,4 +1,5 @@
 import FerryKit
+import Foundation
 import Glibc
 
 extension Scheduler {
@@ -28,12 +29,14 @@ extension Scheduler {
         guard unnamed else { return chosen }
         var named = chosen
         for index in named.indices where named[index].0.spec.upload == nil && named[index].0.fileName == nil {
-            guard let (destination, checkedFree) = try? freshDestination(for: named[index].0, url: named[index].1, avoiding: claimed) else {
+            let url = named[index].1
+            guard let parsed = try? Scheduler.parse(url),
+                  let (destination, checkedFree) = try? freshDestination(for: named[index].0, url: url, parsed: parsed, avoiding: claimed) else {
                 continue
             }
             claimed.insert(destination.partialFilePath)
             named[index].0.fileName = destination.fileName
-            if checkedFree { freshlyNamed.insert(named[index].0.id) }
+            claims[named[index].0.id] = Claim(parsed: parsed, partIsFree: checkedFree)
         }
         return named
     }
@@ -43,10 +46,26 @@ extension Scheduler {
         candidates.map { $0.0.fileName }
     }
 
-    /// `freshDestination(for:url:avoiding:)` is the destination `claimFileNames(_:)` gives a
-    /// download; `claimed` are the `.part` paths of the other chosen downloads.
-    private func freshDestination(for record: TaskRecord, url: TransferURL, avoiding claimed: Set<String>) throws(FerryError) -> (destination: DownloadDestination, checkedFree: Bool) {
-        let wanted = try wantedName(for: record, url: url)
+    /// `Claim` is what `claimFileNames(_:)` learned of a task it named: its URL parsed, and
+    /// whether it found no `.part` at the name (`start` then takes that `.part` path as it is,
+    /// without looking again).
+    struct Claim {
+        let parsed: URL
+        let partIsFree: Bool
+    }
+
+    /// `parse(_:)` is `url` parsed as `start` parses it: validated when the task was added, so
+    /// one parse, and the full check only to word an error.
+    static func parse(_ url: TransferURL) throws(FerryError) -> URL {
+        if let quick = URL(string: url.string) { return quick }
+        return try Request.validatedURL(url.string)
+    }
+
+    /// `freshDestination(for:url:parsed:avoiding:)` is the destination `claimFileNames(_:)`
+    /// gives a download, and whether it found its `.part` free; `claimed` are the `.part`
+    /// paths of the other chosen downloads.
+    private func freshDestination(for record: TaskRecord, url: TransferURL, parsed: URL, avoiding claimed: Set<String>) throws(FerryError) -> (destination: DownloadDestination, checkedFree: Bool) {
+        let wanted = try wantedName(for: record, url: url, parsed: parsed)
         var destination = directoryPrototype(record.spec.destinationDirectory ?? configuration.defaultDirectory)
         destination.overwrite = record.spec.overwrite
         // A `.part` of its own may exist: a resume record, or a start recorded before.

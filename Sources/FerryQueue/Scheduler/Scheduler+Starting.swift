@@ -17,7 +17,7 @@ extension Scheduler {
             moved = Set(try journal.markRunning(Scheduler.ids(of: chosen), fileNames: Scheduler.fileNames(of: chosen)))
         } catch {
             lastJournalError = error
-            freshlyNamed.removeAll()
+            claims.removeAll()
             return
         }
         start(chosen, moved: moved)
@@ -35,7 +35,7 @@ extension Scheduler {
     /// `start(_:moved:)` starts the chosen tasks the journal marked running (`moved`).
     func start(_ chosen: [Candidate], moved: Set<TaskID>) {
         // Names are checked for this round only: one not started now is checked again.
-        defer { freshlyNamed.removeAll() }
+        defer { claims.removeAll() }
         if moved.count < chosen.count {
             dropUpcoming()
         }
@@ -58,9 +58,9 @@ extension Scheduler {
                 transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
             } else {
                 lane = mainLane
-                // Validated when the task was added: one parse, the full check only to word an error.
+                let claim = claims.removeValue(forKey: record.id)
                 let parsed: URL
-                if let quick = URL(string: url.string) { parsed = quick } else { parsed = try Request.validatedURL(url.string) }
+                if let known = claim?.parsed { parsed = known } else { parsed = try Scheduler.parse(url) }
                 let destination = try destination(for: record, url: url, parsed: parsed)
                 // Only a task that ran before can have committed its file before a kill.
                 if record.startedAt != nil,
@@ -71,7 +71,7 @@ extension Scheduler {
                 }
                 // The .part this task's delegate uses (another's .part at the name is skipped;
                 // a name just claimed had none).
-                if freshlyNamed.remove(record.id) != nil {
+                if claim?.partIsFree == true {
                     partPath = destination.partialFilePath
                 } else {
                     partPath = destination.partialFilePath(for: delegateFactory.commitMark(for: record.id),

@@ -54,9 +54,9 @@ public actor Scheduler {
     var attempts: AttemptPolicy
     /// `destinationsInUse` are the `.part` paths of running downloads (catalogue 14).
     var destinationsInUse: Set<String> = []
-    /// `freshlyNamed` are the tasks `claimFileNames(_:)` just named after finding no `.part`
-    /// at that name: `start` takes their `.part` path as it is, without looking again.
-    var freshlyNamed: Set<TaskID> = []
+    /// `claims` are what `claimFileNames(_:)` learned of the tasks it just named, for `start`
+    /// in the same round (`Claim`).
+    var claims: [TaskID: Claim] = [:]
     /// `directories` are destinations by directory path, their URL and path already worked
     /// out (a queue usually writes into a few directories); at most `directoryCacheLimit`.
     var directories: [String: DownloadDestination] = [:]
