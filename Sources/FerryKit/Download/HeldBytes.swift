@@ -2,7 +2,7 @@ import Synchronization
 
 /// `HeldBytes` are the bytes of a small unnamed file kept in memory until the file is made
 /// durable (`PartialFile.holdBytes(expecting:)`): the engine thread only copies them, and the
-/// completion thread, which makes the file durable and names it anyway, writes them with one
+/// completion thread, which makes the file durable anyway, writes them with one
 /// call. With 5,000 downloads of 16 KiB at 16 at once, writing each into the page cache was
 /// a third of the engine thread's time, and the engine thread is the one every transfer waits for.
 ///

@@ -27,7 +27,7 @@ import Synchronization
 ///   ``ResumableDownloadDelegate``).
 ///
 /// All mutable state is in one lock (`LockedState`); callbacks come from the engine thread (bytes,
-/// responses, ticks), the completion thread (a connection's end) and callers (pause, cancel).
+/// responses, ticks), the naming thread (a connection's end) and callers (pause, cancel).
 public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     /// `defaultMinSplitSize` is the smallest range split in two halves' worth, `1 MiB`.
     public static let defaultMinSplitSize: Int64 = 1 << 20

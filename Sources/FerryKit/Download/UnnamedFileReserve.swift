@@ -6,7 +6,7 @@ import Synchronization
 /// that the engine thread, which would otherwise create one at the first byte of every small
 /// download (`PartialFile.createUnnamed(standingFor:mark:reserve:)`), usually only takes one.
 ///
-/// Each engine has one (`Engine.unnamedFiles`). The files are made on its completion thread,
+/// Each engine has one (`Engine.unnamedFiles`). The files are made on its naming thread,
 /// after it named files in the same directory (`used(_:)`, then `replenish()`): a directory
 /// gets files ahead only once an unnamed file with its mark was made and named there, so the
 /// file system is known to allow both. They carry no mark yet (the mark names one download):
@@ -22,7 +22,7 @@ import Synchronization
 final class UnnamedFileReserve: Sendable {
     /// Files ready per directory at most: more than the scheduler hands to the engine ahead
     /// of need at 16 at once (`SlotPlanner.aheadFactor`), so that the reserve can grow to what
-    /// a run of small downloads takes between two turns of the completion thread.
+    /// a run of small downloads takes between two turns of the naming thread.
     static let capacity = 256
     /// Files ready in all directories at most.
     static let totalCapacity = 512
@@ -88,7 +88,7 @@ final class UnnamedFileReserve: Sendable {
     /// `replenish()` makes as many files as were named since the last call, per directory,
     /// and as many more as takes found none there (`State.misses`), up to `capacity` ready
     /// there and `totalCapacity` in all, and closes the files that waited too long. Called on
-    /// the engine's completion thread (one at a time) after a batch of downloads was named.
+    /// the engine's naming thread (one at a time) after a batch of downloads was named.
     func replenish() {
         let now = clock.now()
         var stale: [Int32] = []

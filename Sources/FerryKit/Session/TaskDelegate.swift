@@ -17,7 +17,7 @@ public protocol TaskDelegate: AnyObject, Sendable {
     /// Body bytes expected in total, `nil` when unknown.
     var expectedReceivedBytes: Int64? { get }
     /// Called once when the transfer ends; turns the transport's outcome into the task's outcome.
-    /// When the transfer ended on its own (not cancelled), this runs on a completion thread,
+    /// When the transfer ended on its own (not cancelled), this runs on the engine's naming thread,
     /// after every other callback and never at the same time as one (the completions of a
     /// session run one after another, in the order their transfers ended), so a slow disk
     /// holds up no transfer. For FerryKit's download delegates the file's data was already
