@@ -46,6 +46,10 @@ final class UnnamedFileReserve: Sendable {
 
     private let state = Mutex(State())
     private let clock: any MonotonicClock
+    /// `expected` is how many transfers the engine holds (running or waiting for a place): no
+    /// more files than that are ever taken before the scheduler hands it others, so no more
+    /// are made. Unbounded until the engine says (`expectTransfers(_:)`).
+    private let expected = Atomic<Int>(Int.max)
 
     init(clock: any MonotonicClock = SystemClock()) {
         self.clock = clock
@@ -79,6 +83,13 @@ final class UnnamedFileReserve: Sendable {
         return descriptor
     }
 
+    /// `expectTransfers(_:)` says how many transfers the engine holds now (engine thread): at
+    /// the end of a run of small downloads, no file is made that none of them will take (each
+    /// one left is an inode made and freed for nothing, a few milliseconds per hundred).
+    func expectTransfers(_ count: Int) {
+        expected.store(count, ordering: .relaxed)
+    }
+
     /// `used(_:)` notes that an unnamed file was named in `directory`: the next `replenish()`
     /// makes one more there.
     func used(_ directory: String) {
@@ -87,8 +98,9 @@ final class UnnamedFileReserve: Sendable {
 
     /// `replenish()` makes as many files as were named since the last call, per directory,
     /// and as many more as takes found none there (`State.misses`), up to `capacity` ready
-    /// there and `totalCapacity` in all, and closes the files that waited too long. Called on
-    /// the engine's naming thread (one at a time) after a batch of downloads was named.
+    /// there, `totalCapacity` in all and as many as the engine holds transfers, and closes
+    /// the files that waited too long. Called on the engine's naming thread (one at a time)
+    /// after a batch of downloads was named.
     func replenish() {
         let now = clock.now()
         var stale: [Int32] = []
@@ -103,7 +115,8 @@ final class UnnamedFileReserve: Sendable {
             var wanted: [(String, Int)] = []
             for (directory, count) in state.used where room > 0 {
                 let needed = count + (state.misses[directory] ?? 0)
-                let missing = min(needed, room, UnnamedFileReserve.capacity - (state.ready[directory]?.count ?? 0))
+                let ready = state.ready[directory]?.count ?? 0
+                let missing = min(needed, room, UnnamedFileReserve.capacity - ready, expected.load(ordering: .relaxed) - ready)
                 guard missing > 0 else { continue }
                 wanted.append((directory, missing))
                 room -= missing

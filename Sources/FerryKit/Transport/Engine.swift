@@ -184,6 +184,7 @@ final class Engine: @unchecked Sendable {
             wakePaced()
             curl_multi_perform(multi, &running)
             collectFinished()
+            unnamedFiles.expectTransfers(handles.count + held.count)
             var wake = wakePaced()
             if let split = budget.tick() {
                 syncPaced()

@@ -179,6 +179,24 @@ import Testing
         #expect(reserve.readyCount(in: out.url.path) == 4)
     }
 
+    @Test func noMoreFilesAreMadeThanTheEngineHoldsTransfers() throws {
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        let reserve = UnnamedFileReserve(clock: HandClock())
+        defer { reserve.removeAll() }
+        // Given ten files named, while the engine holds three transfers.
+        reserve.expectTransfers(3)
+        for _ in 0..<10 { reserve.used(out.url.path) }
+
+        // Then three are made; with none held, no more.
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 3)
+        reserve.expectTransfers(0)
+        for _ in 0..<10 { reserve.used(out.url.path) }
+        reserve.replenish()
+        #expect(reserve.readyCount(in: out.url.path) == 3)
+    }
+
     @Test func aFileThatWaitedTooLongIsClosedNotHandedOut() throws {
         let out = try TemporaryDirectory()
         defer { out.remove() }
