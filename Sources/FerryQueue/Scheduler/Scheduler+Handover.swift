@@ -107,6 +107,30 @@ extension Scheduler {
         concludeEndings()
     }
 
+    /// `absorbTransportEnds()` takes the transfers whose network part ended that are still
+    /// waiting to be handed over (the others stay, in order): a choice made while the engine
+    /// ends transfers faster than this actor drains them counts their slots free. With 5,000
+    /// small downloads at 16 at once, choices saw 120 transfers under way while the engine ran
+    /// 16 and had nothing left to start.
+    func absorbTransportEnds() {
+        let ended = finished.withLock { state -> [(TaskID, TransferTask)] in
+            var ended: [(TaskID, TransferTask)] = []
+            var kept: [Handover] = []
+            for handover in state.waiting {
+                if case .transportEnded(let id, let transfer) = handover {
+                    ended.append((id, transfer))
+                } else {
+                    kept.append(handover)
+                }
+            }
+            if !ended.isEmpty { state.waiting = kept }
+            return ended
+        }
+        for (id, transfer) in ended {
+            transportEnded(id, transfer: transfer)
+        }
+    }
+
     /// `transportEnded(_:transfer:)` marks a running task `finishing` (`transferred` was
     /// published on the engine thread): its slot is free for the next task.
     func transportEnded(_ id: TaskID, transfer: TransferTask) {

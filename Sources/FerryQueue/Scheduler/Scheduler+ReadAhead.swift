@@ -24,6 +24,7 @@ extension Scheduler {
         //
         // Plain loops, not closures: a closure made here is isolated to this actor, and each
         // call of one checks at run time that it runs on the actor's executor.
+        absorbTransportEnds()
         var holding = 0
         for ending in endings where ending.holdsSlot { holding += 1 }
         var planner = SlotPlanner(maximumConcurrent: configuration.maximumConcurrent,
