@@ -62,6 +62,19 @@ struct SlotPlannerTests {
         #expect(taken == Array(0..<16))
     }
 
+    @Test func aRoundKeptToTheRealSlotsHandsNothingAhead() {
+        // Given a limit of 4 with one transfer under way, and a session that holds transfers back.
+        var planner = SlotPlanner(maximumConcurrent: 4, maximumPerHost: 32, handsAhead: true,
+                                  transferring: 1, holdingFiles: 1)
+
+        // When the round is kept to the real slots and ten candidates are offered.
+        planner.keepToRealSlots()
+        let taken = admitted(&planner, Array(repeating: "a:80", count: 10))
+
+        // Then the three free slots are taken, and nothing more.
+        #expect(taken == [0, 1, 2])
+    }
+
     @Test func theHostLimitCountsTheTasksHandedAhead() {
         // Given a limit of 4 and 1 per host, one transfer to a under way: a's bound is 1 + 32.
         var planner = SlotPlanner(maximumConcurrent: 4, maximumPerHost: 1, handsAhead: true,

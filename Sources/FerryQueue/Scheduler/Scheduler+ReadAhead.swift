@@ -6,7 +6,7 @@ extension Scheduler {
     /// `chooseCandidates(writing:)` picks the queued tasks that take the free slots (see
     /// `fill()`), without marking them running. `writing` is true when the journal is written
     /// anyway (endings are recorded): every free slot is taken, not only a batch of them.
-    func chooseCandidates(writing: Bool = false) -> [Candidate] {
+    func chooseCandidates(writing: Bool = false, realSlotsOnly: Bool = false) -> [Candidate] {
         guard case .running = phase else { return [] }
         // Tasks handed ahead are being taken back after a change of order: the choice waits
         // until all are queued again, and is then made in the order of that moment.
@@ -32,6 +32,7 @@ extension Scheduler {
                                   transferring: running.count - finishingCount + holding,
                                   holdingFiles: running.count + endings.count)
         guard planner.startsAny(writing: writing) else { return [] }
+        if realSlotsOnly { planner.keepToRealSlots() }
         for task in running.values where !task.finishing {
             planner.count(host: task.hostKey)
         }

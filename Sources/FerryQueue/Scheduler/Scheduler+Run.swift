@@ -21,6 +21,9 @@ extension Scheduler {
             lastJournalError = error
         }
         startPoller()
+        // The real slots first, so that their transfers start while the tasks to hand ahead
+        // are chosen, named and recorded (144 of them at 16 at once).
+        fill(realSlotsOnly: true)
         fill()
         if !finishIfIdle() {
             await withCheckedContinuation { runWaiter = $0 }

@@ -4,13 +4,14 @@ import Foundation
 /// Starting tasks: `fill()` marks the chosen tasks running with one journal write, then
 /// each gets its request, delegate and transfer on the main session.
 extension Scheduler {
-    /// `fill()` starts queued tasks while slots are free: candidates come from `upcoming`
-    /// first, then from journal reads, and the round costs one commit. Tasks whose host is at
+    /// `fill(realSlotsOnly:)` starts queued tasks while slots are free (with `realSlotsOnly`,
+    /// none to hand ahead): candidates come from `upcoming` first, then from journal reads,
+    /// and the round costs one commit. Tasks whose host is at
     /// its limit are skipped for this round; a few more pages are read to find others.
     /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
     /// slot that frees usually needs no journal read.
-    func fill() {
-        let chosen = claimFileNames(chooseCandidates())
+    func fill(realSlotsOnly: Bool = false) {
+        let chosen = claimFileNames(chooseCandidates(realSlotsOnly: realSlotsOnly))
         guard !chosen.isEmpty else { return }
         let moved: Set<TaskID>
         do {

@@ -64,6 +64,12 @@ struct SlotPlanner {
         return writing || transferring < maximumConcurrent || free >= ahead / 2
     }
 
+    /// `keepToRealSlots()` makes this round take no task to hand ahead: only the connections
+    /// free under the concurrency limit itself.
+    mutating func keepToRealSlots() {
+        connectionsFree = min(connectionsFree, max(0, maximumConcurrent - transferring))
+    }
+
     /// `count(host:connections:)` counts a transfer under way against its host.
     mutating func count(host: String, connections: Int = 1) {
         perHost[host, default: 0] += connections
