@@ -63,7 +63,4 @@ final class HeldBytes {
         let capacity = capacity
         HeldBytes.used.withLock { $0 -= capacity }
     }
-
-    /// Bytes held in the whole process (for tests).
-    static var heldInProcess: Int { used.withLock { $0 } }
 }
