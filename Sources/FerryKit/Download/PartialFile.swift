@@ -127,7 +127,7 @@ public final class PartialFile {
     /// copies them. Failing to write them is reported by whatever writes them
     /// (`writeHeldBytes()`), as a failed write would have been.
     func holdBytes(expecting length: Int64) {
-        guard isUnnamed, self.length == 0, held == nil, length <= HeldBytes.limit else { return }
+        guard isUnnamed, self.length == 0, held == nil else { return }
         held = HeldBytes(capacity: Int(length))
     }
 

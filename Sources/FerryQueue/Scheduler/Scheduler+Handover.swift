@@ -114,6 +114,8 @@ extension Scheduler {
     /// 16 and had nothing left to start.
     func absorbTransportEnds() {
         let ended = finished.withLock { state -> [(TaskID, TransferTask)] in
+            // Most choices find none: nothing is copied then.
+            guard state.waiting.contains(where: { if case .transportEnded = $0 { true } else { false } }) else { return [] }
             var ended: [(TaskID, TransferTask)] = []
             var kept: [Handover] = []
             for handover in state.waiting {
@@ -123,7 +125,7 @@ extension Scheduler {
                     kept.append(handover)
                 }
             }
-            if !ended.isEmpty { state.waiting = kept }
+            state.waiting = kept
             return ended
         }
         for (id, transfer) in ended {
