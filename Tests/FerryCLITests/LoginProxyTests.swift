@@ -60,6 +60,33 @@ import Testing
         #expect(try SHA256Hex.of(file: out.file("netrc.bin")) == Pattern.sha256Hex(count: 40_000, seed: 5))
     }
 
+    /// The default `.netrc` is `$HOME/.netrc`, as for curl and wget: without one the login is
+    /// refused, with one the same command gets the file (the engine looks for it only once a
+    /// second, and not at all for `--no-netrc`).
+    @Test func theDefaultNetrcIsTheOneInTheHomeDirectory() throws {
+        let www = try TemporaryDirectory(worldReadable: true)
+        let secrets = try TemporaryDirectory(worldReadable: true)
+        let home = try TemporaryDirectory()
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { www.remove(); secrets.remove(); home.remove(); out.remove(); state.remove() }
+        let nginx = try basicServer(www, secrets)
+        defer { nginx.stop() }
+        let url = nginx.url("/private/a.bin").absoluteString
+
+        let missing = try run(["get", "-d", out.path, "-o", "missing.bin", url], state: state.url, environment: ["HOME": home.path])
+        #expect(missing.exitStatus == 1 && missing.stderr.contains("401"), "\(missing.stderr)")
+
+        try "machine 127.0.0.1 login alice password \(Self.password)\n".write(to: home.file(".netrc"), atomically: true, encoding: .utf8)
+        let found = try run(["get", "-d", out.path, "-o", "home.bin", url], state: state.url, environment: ["HOME": home.path])
+        #expect(found.exitStatus == 0, "\(found.stderr)")
+        #expect(try SHA256Hex.of(file: out.file("home.bin")) == Pattern.sha256Hex(count: 40_000, seed: 5))
+        expectNoSecret(found, [Self.password])
+
+        let refused = try run(["get", "--no-netrc", "-d", out.path, "-o", "refused.bin", url], state: state.url, environment: ["HOME": home.path])
+        #expect(refused.exitStatus == 1 && refused.stderr.contains("401"), "\(refused.stderr)")
+    }
+
     @Test func digestWithThePasswordFromTheEnvironmentOrAFile() throws {
         let server = try FaultServer.start()
         let out = try TemporaryDirectory()

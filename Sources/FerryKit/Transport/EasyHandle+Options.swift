@@ -21,7 +21,7 @@ extension EasyHandle {
             for file in request.cookieFiles.isEmpty ? [""] : request.cookieFiles { set(CURLOPT_COOKIEFILE, string: file) }
             if let jar = request.cookieJar { set(CURLOPT_COOKIEJAR, string: jar) }
         }
-        if request.usesNetrc {
+        if request.usesNetrc, request.netrcFile != nil || !netrcIsMissing {
             set(CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
             if let file = request.netrcFile { set(CURLOPT_NETRC_FILE, string: file) }
         }

@@ -301,6 +301,10 @@ final class EasyHandle {
     /// The engine's cookie store, given to the handles of requests with cookies (engine thread).
     var cookieShare: UnsafeMutableRawPointer?
 
+    /// Whether the default `.netrc` is known to be missing (`NetrcPresence`): libcurl is then
+    /// not asked to read it (engine thread).
+    var netrcIsMissing = false
+
     /// Whether the transfer ran libcurl's cookie engine: its handle is cleaned up, never
     /// recycled (a reset keeps the cookies, which another task must not send), and the
     /// cleanup writes the cookie jar.

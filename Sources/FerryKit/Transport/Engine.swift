@@ -90,6 +90,8 @@ final class Engine: @unchecked Sendable {
     /// The cookie store of the transfers with cookies (`EasyHandle.cookieShare`), made at the
     /// first of them.
     private var cookieShare: UnsafeMutableRawPointer?
+    /// Whether the default `.netrc` exists, looked at once a second (`NetrcPresence`).
+    private var netrc = NetrcPresence()
     /// libcurl handles of ended transfers, reset, for the next ones (`EasyHandle.recycle()`),
     /// at most `idleHandleLimit`. Engine thread only.
     private var idleHandles: [UnsafeMutableRawPointer] = []
@@ -366,6 +368,9 @@ final class Engine: @unchecked Sendable {
                                       reusing: idleHandles.popLast()) else {
             task.finish(.failure(.transport(.other(code: Int(CURLE_FAILED_INIT.rawValue), message: "libcurl could not create a handle"))))
             return
+        }
+        if task.request.usesNetrc, task.request.netrcFile == nil {
+            handle.netrcIsMissing = netrc.defaultFileIsAbsent()
         }
         if handle.usesCookies {
             if cookieShare == nil { cookieShare = ccurl_share_cookies() }
