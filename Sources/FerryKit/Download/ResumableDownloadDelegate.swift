@@ -279,14 +279,19 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
 
     /// `makeFile(totalLength:)` creates the file a fresh start writes to: an unnamed one when
     /// the policy has a `CommitMark`, nothing was ever resumable and the length is known and
-    /// small (see `CommitMark`), else the `.part`.
+    /// small (see `CommitMark`), else the `.part`. An unnamed file whose bytes fit in memory is
+    /// made only when they are written, off the engine thread (`PartialFile.deferredUnnamed`).
     private func makeFile(totalLength: Int64?) throws(FerryError) -> PartialFile {
         if let mark = policy.commitMark, resumeFrom == nil, let totalLength, totalLength <= CommitMark.unnamedFileLimit,
-           !destination.overwrite, !policy.usesContentDisposition,
-           let unnamed = PartialFile.createUnnamed(standingFor: destination.filePath(named: destination.fileName), mark: mark,
-                                                    reserve: reserve) {
-            unnamed.holdBytes(expecting: totalLength)
-            return unnamed
+           !destination.overwrite, !policy.usesContentDisposition {
+            let path = destination.filePath(named: destination.fileName)
+            if let reserve, let deferred = PartialFile.deferredUnnamed(standingFor: path, mark: mark, reserve: reserve, length: totalLength) {
+                return deferred
+            }
+            if let unnamed = PartialFile.createUnnamed(standingFor: path, mark: mark, reserve: reserve) {
+                unnamed.holdBytes(expecting: totalLength)
+                return unnamed
+            }
         }
         return try PartialFile.create(atPath: partialFilePath, owner: policy.owner)
     }

@@ -3,8 +3,9 @@ import Glibc
 import Synchronization
 
 /// `UnnamedFileReserve` keeps a few empty unnamed files (`O_TMPFILE`) ready per directory, so
-/// that the engine thread, which would otherwise create one at the first byte of every small
-/// download (`PartialFile.createUnnamed(standingFor:mark:reserve:)`), usually only takes one.
+/// that a small download usually takes one instead of making its own: the completion thread
+/// for a download whose bytes were held in memory (`PartialFile.deferredUnnamed`), the engine
+/// thread at the first byte of the others (`PartialFile.createUnnamed(standingFor:mark:reserve:)`).
 ///
 /// Each engine has one (`Engine.unnamedFiles`). The files are made on its naming thread,
 /// after it named files in the same directory (`used(_:)`, then `replenish()`): a directory
@@ -42,6 +43,8 @@ final class UnnamedFileReserve: Sendable {
         /// engine made its own): the next `replenish()` makes that many more, so a reserve
         /// that runs dry between two turns grows to what the downloads use.
         var misses: [String: Int] = [:]
+        /// Directories where an unnamed file with its mark was named (`hasNamed(in:)`).
+        var named: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -93,7 +96,24 @@ final class UnnamedFileReserve: Sendable {
     /// `used(_:)` notes that an unnamed file was named in `directory`: the next `replenish()`
     /// makes one more there.
     func used(_ directory: String) {
-        state.withLock { $0.used[directory, default: 0] += 1 }
+        state.withLock { state in
+            state.used[directory, default: 0] += 1
+            if !state.named.contains(directory) { state.named.insert(directory) }
+        }
+    }
+
+    /// `hasNamed(in:)` is true when an unnamed file with its mark was named in `directory`
+    /// (and no failure there since, `forget(_:)`): its file system allows both, so a
+    /// download there may make its file later (`PartialFile.deferredUnnamed`).
+    func hasNamed(in directory: String) -> Bool {
+        state.withLock { $0.named.contains(directory) }
+    }
+
+    /// `forget(_:)` notes that an unnamed file could not be made or marked in `directory`
+    /// (the directory was replaced, or another file system mounted there): downloads there
+    /// make their files at once again, with the fallbacks `PartialFile.createUnnamed` has.
+    func forget(_ directory: String) {
+        state.withLock { _ = $0.named.remove(directory) }
     }
 
     /// `replenish()` makes as many files as were named since the last call, per directory,

@@ -306,4 +306,61 @@ import Testing
             #expect(try SHA256Hex.of(file: out.file("f\(index)")) == Pattern.sha256Hex(count: 1000 + index))
         }
     }
+
+    @Test func aFileWhoseBytesAreHeldIsMadeOnlyWhereFilesWereNamedAndOnlyWhenWritten() throws {
+        let out = try TemporaryDirectory()
+        defer { out.remove() }
+        let reserve = UnnamedFileReserve()
+        defer { reserve.removeAll() }
+        // Where no unnamed file was named yet, nothing is put off.
+        #expect(PartialFile.deferredUnnamed(standingFor: out.file("d.bin").path, mark: CommitMark(value: "8-1"),
+                                            reserve: reserve, length: 5_000) == nil)
+        reserve.used(out.url.path)
+        // Too large to hold: made at once, as before.
+        #expect(PartialFile.deferredUnnamed(standingFor: out.file("d.bin").path, mark: CommitMark(value: "8-1"),
+                                            reserve: reserve, length: HeldBytes.limit + 1) == nil)
+
+        // Given a file put off: no descriptor until its bytes are written.
+        let file = try #require(PartialFile.deferredUnnamed(standingFor: out.file("d.bin").path, mark: CommitMark(value: "8-1"),
+                                                            reserve: reserve, length: 5_000))
+        let bytes = Pattern.bytes(count: 5_000)
+        let written = bytes.withUnsafeBytes { buffer in (try? file.write(buffer)) != nil }
+        #expect(written)
+        #expect(file.descriptor < 0 && file.length == 5_000)
+
+        // When it is made durable and named, then it is there, byte-exact, with its mark and mode.
+        #expect(GroupSync.synchronize([file]) == [nil])
+        #expect(file.descriptor >= 0)
+        _ = try file.commit(to: DownloadDestination(directory: out.url, fileName: "d.bin"))
+        #expect(directoryListing(out.url) == ["d.bin"])
+        #expect(CommitMark.value(at: out.file("d.bin").path) == "8-1")
+        #expect(try SHA256Hex.of(file: out.file("d.bin")) == Pattern.sha256Hex(count: 5_000))
+        var status = stat()
+        #expect(stat(out.file("d.bin").path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o666 & ~FileModeMask.current)
+    }
+
+    @Test func aFileHeldForADirectoryThatWentAwayFailsAndTheDirectoryIsForgotten() throws {
+        let parent = try TemporaryDirectory()
+        defer { parent.remove() }
+        let gone = parent.file("gone")
+        #expect(mkdir(gone.path, 0o755) == 0)
+        let reserve = UnnamedFileReserve()
+        defer { reserve.removeAll() }
+        reserve.used(gone.path)
+        let file = try #require(PartialFile.deferredUnnamed(standingFor: gone.appendingPathComponent("g.bin").path,
+                                                            mark: CommitMark(value: "8-2"), reserve: reserve, length: 100))
+        let written = Pattern.bytes(count: 100).withUnsafeBytes { buffer in (try? file.write(buffer)) != nil }
+        #expect(written)
+
+        // When the directory is removed before the bytes are written.
+        #expect(rmdir(gone.path) == 0)
+
+        // Then the sync reports the failure to make the file, and later downloads there make
+        // their files at once again.
+        let errors = GroupSync.synchronize([file])
+        #expect(errors.count == 1 && errors[0] != nil)
+        #expect(!reserve.hasNamed(in: gone.path))
+        #expect(throws: FerryError.self) { _ = try file.commit(to: DownloadDestination(directory: gone, fileName: "g.bin")) }
+    }
 }
