@@ -328,23 +328,30 @@ final class Engine: @unchecked Sendable {
     private static let minimumCachedConnections = 64
 
     /// `admitHeld()` starts the held transfers that fit now, in order (a transfer to a busy
-    /// host does not keep one to another host waiting).
+    /// host does not keep one to another host waiting). Once the session's limit is reached,
+    /// nothing after fits: the look stops there instead of taking each held task's lock (the
+    /// scheduler hands 8 times the limit ahead).
     private func admitHeld() {
         guard !held.isEmpty else { return }
-        // The transfers that stay are moved up in place, in order.
+        // The transfers that stay are moved up in place, in order: [0, kept) stay, [kept, index)
+        // started or were cancelled, [index, end) were not looked at.
         var kept = 0
-        for index in held.indices {
+        var index = held.startIndex
+        while index < held.endIndex {
+            if let limit = limits.maximumActiveTransfers, handles.count >= limit { break }
             let admission = held[index]
-            if admission.task.state == .cancelled { continue }
-            if fits(admission) {
-                start(admission.task, delegate: admission.delegate, configuration: admission.configuration,
-                      host: admission.host)
-            } else {
-                held.swapAt(kept, index)
-                kept += 1
+            if admission.task.state != .cancelled {
+                if fits(admission) {
+                    start(admission.task, delegate: admission.delegate, configuration: admission.configuration,
+                          host: admission.host)
+                } else {
+                    held.swapAt(kept, index)
+                    kept += 1
+                }
             }
+            index += 1
         }
-        held.removeSubrange(kept...)
+        held.removeSubrange(kept..<index)
     }
 
     /// `cancelHeld(_:)` ends a transfer that never started as cancelled.
