@@ -43,8 +43,8 @@ extension Aria2Methods {
     }
 
     /// `heldRecords(_:)` are the tasks `running` in the journal whose transfer the session
-    /// holds back for its limits (not started: not in `live`); few, at most twice the
-    /// concurrency limit.
+    /// holds back for its limits (not started: not in `live`): at most `SlotPlanner`'s
+    /// hand-ahead factor times the concurrency limit.
     static func heldRecords(_ engine: RPCEngine) throws(RPCError) -> [TaskRecord] {
         let live = engine.live.all()
         return try engine.runningRecords().filter { live[$0.id] == nil }
