@@ -27,6 +27,8 @@ final class UnnamedFileReserve: Sendable {
     static let capacity = 256
     /// Files ready in all directories at most.
     static let totalCapacity = 512
+    /// Directories remembered as allowing unnamed files (`hasNamed(in:)`) at most.
+    static let namedDirectoryLimit = 1024
     /// Seconds a ready file may wait before it is closed unused.
     static let maximumAge = 2.0
 
@@ -98,7 +100,12 @@ final class UnnamedFileReserve: Sendable {
     func used(_ directory: String) {
         state.withLock { state in
             state.used[directory, default: 0] += 1
-            if !state.named.contains(directory) { state.named.insert(directory) }
+            if !state.named.contains(directory) {
+                // A long-running engine may name files in many directories: each is learnt
+                // again from one named file.
+                if state.named.count >= UnnamedFileReserve.namedDirectoryLimit { state.named.removeAll() }
+                state.named.insert(directory)
+            }
         }
     }
 
