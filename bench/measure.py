@@ -12,6 +12,9 @@ reporting), the first write to a page the host took back costs several times an 
 seen here, the same 5,000 16 KiB file writes took 66 ms, or 190-230 ms once they reached such
 pages. Which command of a round meets them is luck, and it dominated the ratios of small-file
 rows; the warm-up gives every command pages the host backs, as on a machine without a balloon.
+--alternate runs every second round in the reverse order: a command's place in the round
+moves its times (bench/queue-ab saw 17 ms between two runs of one build side by side), and
+two builds compared take each place as often.
 Prints a Markdown table with ratios to the baseline and writes JSON next to it if --json is given.
 """
 import argparse
@@ -74,6 +77,7 @@ def main():
     parser.add_argument("--title", default="")
     parser.add_argument("--json")
     parser.add_argument("--warm-mib", type=int, default=0)
+    parser.add_argument("--alternate", action="store_true")
     args = parser.parse_args()
     with open(args.spec) as handle:
         spec = json.load(handle)
@@ -82,7 +86,8 @@ def main():
     apart = [entry for entry in spec if entry.get("apart")]
     for group in (together, apart):
         for round_index in range(args.runs if group else 0):
-            for entry in group:
+            order = list(reversed(group)) if args.alternate and round_index % 2 else group
+            for entry in order:
                 wall, cpu, rss, code = run_once(entry["cmd"], entry.get("before"), args.warm_mib)
                 if code != 0:
                     print(f"{entry['name']} failed with exit status {code} in round {round_index + 1}", file=sys.stderr)
