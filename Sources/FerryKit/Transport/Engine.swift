@@ -38,20 +38,6 @@ final class Engine: @unchecked Sendable {
         var isShutDown = false
     }
 
-    /// `Completion` is a transfer that ended on its own, waiting for its `didCompleteWith`.
-    private struct Completion {
-        let task: TransferTask
-        let delegate: any TaskDelegate
-        let transport: Result<HTTPResponse, FerryError>
-        let bytesSent: Int64
-    }
-
-    /// `Completions` are the completions not yet run, and whether a drain is queued.
-    private struct Completions {
-        var waiting: [Completion] = []
-        var draining = false
-    }
-
     /// The multi handle. Only `curl_multi_wakeup` is called on it from other threads (libcurl allows that).
     private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
     private let inbox = Mutex(Inbox())
@@ -96,26 +82,19 @@ final class Engine: @unchecked Sendable {
     /// at most `idleHandleLimit`. Engine thread only.
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private static let idleHandleLimit = 64
-    /// `completionThread` makes the files of transfers that ended on their own (not cancelled)
-    /// durable, taking every waiting one at each turn (`GroupSync`), a little below the
-    /// engine's priority (`BookkeepingThread`); `namingThread` then runs their delegates'
-    /// `didCompleteWith` (which names the files), in order. The two overlap: while one batch
-    /// waits for the disk, the one before it is named, so that a run of small files is not
-    /// held up by the sum of both (5,000 files of 16 KiB at 16 at once: about 230 ms in
-    /// syncs, 155 ms naming). `shutdown()` waits for `pendingCompletions`. The delegates in
-    /// `completions` belong to these threads from the moment they are added (the engine never
-    /// touches them again).
-    private let completionThread = BookkeepingThread(name: "ferry-complete")
-    private let namingThread = BookkeepingThread(name: "ferry-name")
     /// Unnamed files made ahead for this engine's small downloads (see `UnnamedFileReserve`).
-    let unnamedFiles = UnnamedFileReserve()
-    private let pendingCompletions = DispatchGroup()
-    private let completions = Mutex(Completions())
+    let unnamedFiles: UnnamedFileReserve
+    /// The `didCompleteWith` of transfers that ended on their own (not cancelled), run on the
+    /// completion and naming threads (`EngineCompletions`); `shutdown()` waits for them.
+    private let completions: EngineCompletions
 
     /// Starts the engine thread, with the admission `limits` of its session.
     init(limits: AdmissionLimits, overall: OverallLimits = OverallLimits()) {
         self.limits = limits
         budget = BandwidthBudget(limits: overall)
+        let unnamedFiles = UnnamedFileReserve()
+        self.unnamedFiles = unnamedFiles
+        completions = EngineCompletions(unnamedFiles: unnamedFiles)
         _ = CurlGlobal.initialized
         // curl_multi_init fails only when out of memory; nothing sensible can run then.
         guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not create a multi handle (out of memory)") }
@@ -159,9 +138,7 @@ final class Engine: @unchecked Sendable {
         if already { return }
         submit(.shutdown)
         stopped.wait()
-        pendingCompletions.wait()
-        completionThread.stop()
-        namingThread.stop()
+        completions.finish()
         unnamedFiles.removeAll()
     }
 
@@ -426,8 +403,8 @@ final class Engine: @unchecked Sendable {
     }
 
     private func collectFinished() {
-        var ended: [Completion] = []
-        defer { complete(ended) }
+        var ended: [EngineCompletions.Completion] = []
+        defer { completions.hand(ended) }
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -453,58 +430,9 @@ final class Engine: @unchecked Sendable {
             // completion and naming threads, so that slow disks do not hold up the other
             // transfers; the engine never touches this delegate again, which hands it over.
             handle.task.transportDidEnd()
-            ended.append(Completion(task: handle.task, delegate: handle.delegate, transport: transport,
+            ended.append(EngineCompletions.Completion(task: handle.task, delegate: handle.delegate, transport: transport,
                                     bytesSent: handle.bytesSent))
         }
         if !ended.isEmpty { admitHeld() }
-    }
-
-    /// `complete(_:)` hands ended transfers to the completion thread, queuing a drain unless one
-    /// is queued or running (it will take them).
-    private func complete(_ ended: [Completion]) {
-        guard !ended.isEmpty else { return }
-        let startsDrain = completions.withLock { state -> Bool in
-            state.waiting.append(contentsOf: ended)
-            guard !state.draining else { return false }
-            state.draining = true
-            return true
-        }
-        guard startsDrain else { return }
-        pendingCompletions.enter()
-        completionThread.submit { [self] in
-            drainCompletions()
-            pendingCompletions.leave()
-        }
-    }
-
-    /// `drainCompletions()` runs on the completion thread until no completion waits: each turn
-    /// makes the files of every waiting transfer durable together, then has the naming thread
-    /// run their `didCompleteWith` in the order they ended.
-    private func drainCompletions() {
-        while true {
-            let batch = completions.withLock { state -> [Completion] in
-                if state.waiting.isEmpty { state.draining = false }
-                defer { state.waiting.removeAll(keepingCapacity: true) }
-                return state.waiting
-            }
-            if batch.isEmpty { return }
-            // Durability is the downloads' business (`Download/`): one group sync for them all.
-            var ended: [any TaskDelegate] = []
-            for completion in batch {
-                if case .success = completion.transport { ended.append(completion.delegate) }
-            }
-            GroupSync.makeDurable(ended)
-            pendingCompletions.enter()
-            namingThread.submit { [self] in
-                for completion in batch {
-                    let outcome = completion.delegate.task(completion.task, didCompleteWith: completion.transport,
-                                                           bytesSent: completion.bytesSent)
-                    completion.task.finish(outcome)
-                }
-                // The small files just named get successors made here, off the engine thread.
-                unnamedFiles.replenish()
-                pendingCompletions.leave()
-            }
-        }
     }
 }
