@@ -5,7 +5,7 @@ import Foundation
 /// to its final name without replacing anything unless asked.
 ///
 /// Used on one thread at a time: the engine's while the transfer runs, then the completion
-/// thread's, which makes it durable and names it.
+/// thread's, which makes it durable, then the naming thread's, which names it.
 public final class PartialFile {
     /// Where the partial file lives.
     public var url: URL { URL(fileURLWithPath: path) }

@@ -306,8 +306,8 @@ final class Engine: @unchecked Sendable {
 
     /// `admitHeld()` starts the held transfers that fit now, in order (a transfer to a busy
     /// host does not keep one to another host waiting). Once the session's limit is reached,
-    /// nothing after fits: the look stops there instead of taking each held task's lock (the
-    /// scheduler hands 8 times the limit ahead).
+    /// nothing after fits: the look stops there instead of taking each held task's lock (a
+    /// queue may hand the session many times its limit ahead).
     private func admitHeld() {
         guard !held.isEmpty else { return }
         // The transfers that stay are moved up in place, in order: [0, kept) stay, [kept, index)
