@@ -22,6 +22,39 @@ import Testing
         items.compactMap { if case .error(let error) = $0 { error } else { nil } }
     }
 
+    @Test func blanksAroundMirrorsAndNonASCIISpacesInURLs() throws {
+        // Given URI lines split by tabs with blanks around them, and URLs holding a white space
+        // or control character outside ASCII, or DEL
+        let temp = try TemporaryDirectory()
+        let path = try temp.write(
+            "https://a.example/1 \t\t  https://b.example/1\t\n"
+                + "https://a.example/2\u{00A0}x\n"
+                + "https://a.example/3\u{3000}\n"
+                + "https://a.example/4\u{0085}\n"
+                + "https://a.example/5\u{7F}\n"
+                + "https://a.example/%C3%A9t%C3%A9\n",
+            to: "input.txt")
+
+        // When it is read
+        let items = try readAll(path)
+
+        // Then the mirrors are trimmed, every such character is refused, and percent-encoding
+        // is fine
+        let found = entries(items)
+        #expect(found.map(\.line) == [1, 6])
+        #expect(found.first?.task.spec.urls.map(\.string) == ["https://a.example/1", "https://b.example/1"])
+        #expect(found.last?.task.spec.urls.map(\.string) == ["https://a.example/%C3%A9t%C3%A9"])
+        let refused = errors(items)
+        #expect(refused.map(\.line) == [2, 3, 4, 5])
+        for error in refused {
+            guard case .invalidURL(_, let detail) = error.reason else {
+                Issue.record("line \(error.line): \(error.reason)")
+                continue
+            }
+            #expect(detail == "contains spaces or control characters (CR, LF, tab...)")
+        }
+    }
+
     @Test func mirrorsOptionsCommentsAndBlankLines() throws {
         // Given an aria2 input file
         let temp = try TemporaryDirectory()

@@ -13,7 +13,9 @@ public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDe
     public init(validating text: String) throws(QueueError) {
         func reject(_ detail: String) -> QueueError { .input(.invalidURL(TransferURL.mask(text), detail: detail)) }
         guard !text.isEmpty else { throw reject("empty") }
-        if text.unicodeScalars.contains(where: TransferURL.isForbidden) {
+        // Bytes of plain printable ASCII need no look at their scalars.
+        if text.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }),
+           text.unicodeScalars.contains(where: TransferURL.isForbidden) {
             throw reject("contains spaces or control characters (CR, LF, tab...)")
         }
         guard let components = URLComponents(string: text) else {

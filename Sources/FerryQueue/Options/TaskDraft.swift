@@ -34,6 +34,8 @@ public struct TaskDraft: Sendable {
 
     /// `connection(over:)` is `defaults` with what this draft sets replacing it, option by option.
     public func connection(over defaults: ConnectionSettings) -> ConnectionSettings {
+        // Most entries set none of them: no need to ask for each.
+        guard !given.isEmpty else { return defaults }
         var merged = defaults
         let own = connection
         func take(_ keys: String..., apply: (inout ConnectionSettings) -> Void) {
@@ -60,8 +62,13 @@ public struct TaskDraft: Sendable {
     /// `task(urls:defaults:)` is the new task of this draft, `defaults` filling what it does
     /// not set. A `dir` is taken as given (the caller checks and resolves it).
     public func task(urls: [TransferURL], defaults: BatchDefaults, upload: UploadSpec? = nil) -> NewTask {
-        let ownNames = Set(headers.map { $0.name.lowercased() })
-        let inherited = defaults.headers.filter { !ownNames.contains($0.name.lowercased()) }
+        let inherited: [HeaderField]
+        if headers.isEmpty {
+            inherited = defaults.headers
+        } else {
+            let ownNames = Set(headers.map { $0.name.lowercased() })
+            inherited = defaults.headers.filter { !ownNames.contains($0.name.lowercased()) }
+        }
         var destination = directory ?? defaults.directory
         if let subdirectory {
             destination = (destination.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? "") + subdirectory
