@@ -45,7 +45,7 @@ struct AddCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check the finished file against ALGO=HEX (sha-256, sha-512, sha-1, md5).", valueName: "ALGO=HEX"))
     var checksum: String?
 
-    @Option(help: "Queue priority; higher runs first. Default 0.")
+    @Option(help: "Queue priority; higher runs first.")
     var priority: Int = 0
 
     @Flag(help: "Add the tasks paused.")
