@@ -179,9 +179,10 @@ struct GetCommand: AsyncParsableCommand {
         reporter.clearLine()
         let summary = await scheduler.summary
         let journalError = await scheduler.lastJournalError
+        let interrupted = interruption.exitStatus.map { ($0, InterruptedGet.message(journal: journal.journal, ids: ids)) }
         journal.close()
-        if let status = interruption.exitStatus {
-            Console.error("interrupted; partial files were kept: run the same command again to resume")
+        if let (status, message) = interrupted {
+            Console.error(message)
             throw ExitStatus(code: status)
         }
         if let journalError {

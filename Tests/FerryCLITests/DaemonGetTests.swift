@@ -123,7 +123,7 @@ import Testing
 
         // Then it exits 130, the task is paused in the daemon with its .part kept...
         #expect(interrupted.exitStatus == 130, "\(interrupted.stderr)")
-        #expect(interrupted.stderr.contains("run the same command again"), "\(interrupted.stderr)")
+        #expect(interrupted.stderr.contains("partial files were kept: run the same command again to resume"), "\(interrupted.stderr)")
         let status = try #require(try daemon.statuses().values.first)
         #expect(status["status"] as? String == "paused", "\(status)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("slow.bin.part").path))

@@ -38,6 +38,7 @@ import Testing
         first.signal(SIGINT)
         let interrupted = try #require(first.wait(timeout: .seconds(30)))
         #expect(interrupted.exitStatus == 130, "\(interrupted.stderr)")
+        #expect(interrupted.stderr.contains("partial files were kept: run the same command again to resume"), "\(interrupted.stderr)")
 
         // And the same command runs again.
         let second = try runFerry(arguments, stateDirectory: state.url, timeout: .seconds(60))
@@ -52,6 +53,35 @@ import Testing
         let log = nginx.accessLog()
         #expect(log.components(separatedBy: "/small.bin").count - 1 == 1, "\(log)")
         #expect(log.contains(" 206 "), "the large file resumed with a range")
+    }
+
+    @Test func ctrlCBeforeAnyByteSaysWhatIsLeftWithoutPartialFiles() throws {
+        // Given a download whose server sends its headers, then nothing.
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { out.remove(); state.remove() }
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let url = server.url("/bytes/100000", query: ["stall_after": "0", "stall_for": "60"])
+
+        // When `ferry get` is interrupted while it waits for the first byte.
+        let first = try spawnFerry(["get", "--retries", "0", "-d", out.path, url.absoluteString], state: state.url)
+        let asked = (0..<100).contains { _ in
+            if ((try? server.requests(prefix: "/bytes/")) ?? []).isEmpty {
+                Thread.sleep(forTimeInterval: 0.1)
+                return false
+            }
+            return true
+        }
+        #expect(asked)
+        Thread.sleep(forTimeInterval: 0.3)
+        first.signal(SIGINT)
+        let interrupted = try #require(first.wait(timeout: .seconds(30)))
+
+        // Then it says the same command downloads the rest, and claims no partial file.
+        #expect(interrupted.exitStatus == 130, "\(interrupted.stderr)")
+        #expect(interrupted.stderr.contains("interrupted; run the same command again to download the rest"), "\(interrupted.stderr)")
+        #expect(!interrupted.stderr.contains("partial files"), "\(interrupted.stderr)")
     }
 
     @Test func aFailedDownloadReservesNoName() throws {
