@@ -97,7 +97,12 @@ enum TerminalSession {
         do throws(QueueError) {
             lock = try EngineLock.acquire(at: directory.lockPath)
         } catch {
-            throw QueueAccess.fail(error)
+            let status = QueueAccess.fail(error)
+            if case .lock(.heldByAnotherProcess) = error {
+                // No daemon answered: the holder runs its own engine, which no window can follow.
+                Console.error("it is a ferry get or ferry resume running on its own, which the terminal UI cannot follow; it ends with its transfers (Ctrl-C in its terminal stops it and keeps them queued). Start ferry daemon first to watch such runs: ferry get hands its downloads to it.")
+            }
+            throw status
         }
         defer { lock.release() }
         do throws(QueueError) {

@@ -330,10 +330,13 @@ struct TerminalCommandTests {
         #expect(holder.waitUntil { holder.standardError().contains("started") }, "\(holder.standardError())")
         // When ferry opens the same directory in another terminal
         let second = try TmuxTerminal(command: [ferry, "tui", "--state-dir", state], width: 80, height: 10)
-        // Then it names the holder and exits 2, the terminal untouched
+        // Then it names the holder, says what it is and how to watch such runs, and exits 2,
+        // the terminal untouched
         #expect(second.waitUntil { second.exitLine() != nil })
         #expect(second.exitedCleanly(status: 2))
         #expect(second.standardError().contains("another ferry (pid "))
+        #expect(second.standardError().contains("ferry resume running on its own"), "\(second.standardError())")
+        #expect(second.standardError().contains("Start ferry daemon first"), "\(second.standardError())")
         try holder.send("C-c")
         #expect(holder.waitUntil { holder.screen().contains { $0.contains("EXIT=130") } }, "\(holder.screen()) \(holder.standardError())")
     }
