@@ -17,10 +17,13 @@ final class DownloadJournal: Sendable {
     }
 
     let journal: Journal
+    /// `directory` is the state directory the journal lives in.
+    let directory: StateDirectory
     private let lock: EngineLock
 
-    private init(journal: Journal, lock: EngineLock) {
+    private init(journal: Journal, directory: StateDirectory, lock: EngineLock) {
         self.journal = journal
+        self.directory = directory
         self.lock = lock
     }
 
@@ -32,7 +35,7 @@ final class DownloadJournal: Sendable {
         do {
             let opening = try Journal.open(at: directory.journalPath)
             if let message = opening.message { Console.error(message) }
-            return DownloadJournal(journal: opening.journal, lock: lock)
+            return DownloadJournal(journal: opening.journal, directory: directory, lock: lock)
         } catch {
             lock.release()
             throw error

@@ -162,6 +162,7 @@ struct GetCommand: AsyncParsableCommand {
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
         HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let following = reporter.follow(scheduler, jobs: plan.jobs)
+        let transferring = TransferringFile.follow(scheduler, in: journal.directory)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)
         let trap = SignalTrap.install { signal in
@@ -174,6 +175,7 @@ struct GetCommand: AsyncParsableCommand {
         defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
+        transferring.finish()
         scheduler.finishEvents()
         await following.value
         reporter.clearLine()

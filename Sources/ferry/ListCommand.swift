@@ -11,7 +11,8 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
         Each task shows its state, how much is done (%), its size, and while a daemon runs it, \
         its speed and the time left (ETA); other figures come from the journal (the bytes \
-        safely on disk). A task a daemon holds back for its limits is queued until it starts. On a terminal the columns have a header; otherwise they are separated \
+        safely on disk). A task the engine (a daemon, or a ferry get or ferry resume running on its own) \
+        holds back for its limits is queued until it starts. On a terminal the columns have a header; otherwise they are separated \
         by tabs. --json prints one JSON object per task and line: id, state, kind, priority, \
         urls, dir, name, final_path, attempts, last_error, total_length, durable_offset, \
         completed_length, percent, speed, eta (seconds), connections, num_pieces, piece_length, \
@@ -42,6 +43,7 @@ struct ListCommand: AsyncParsableCommand {
             states = chosen
         }
         let live = try await ListedProgress.live(from: stateOptions)
+        let transferring = live == nil ? TransferringFile.read(try QueueAccess.directory(stateOptions)) : nil
         let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
         let offline = (try? journal.networkOffline()) ?? false
@@ -54,10 +56,10 @@ struct ListCommand: AsyncParsableCommand {
         if table { out.append(line: fitted(ListCommand.header(width: width))) }
         do {
             // A task shown as queued may be running in the journal (see `shownState`).
-            let read = live != nil && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
+            let read = (live != nil || transferring != nil) && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
             try journal.forEachTask(in: read) { stored in
                 var record = stored
-                record.state = ListedProgress.shownState(of: stored, live: live)
+                record.state = ListedProgress.shownState(of: stored, live: live, transferring: transferring)
                 if let states, !states.contains(record.state) { return }
                 let progress = ListedProgress(record: record, live: live?[record.id])
                 let waits = offline && (record.state == .queued || record.state == .running)

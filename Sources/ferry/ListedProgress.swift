@@ -84,11 +84,15 @@ struct ListedProgress {
         return table
     }
 
-    /// `shownState(of:live:)` is the state `ferry list` shows: a task the daemon was handed
-    /// ahead of its turn but holds back for the limits (running in the journal, not among the
-    /// `live` ones it started) is queued, as the terminal UI and `aria2.tellStatus` say.
-    static func shownState(of record: TaskRecord, live: [TaskID: ListedProgress]?) -> TaskState {
-        guard record.state == .running, let live, live[record.id] == nil else { return record.state }
-        return .queued
+    /// `shownState(of:live:transferring:)` is the state `ferry list` shows: a task an engine
+    /// was handed ahead of its turn but holds back for the limits (running in the journal, not
+    /// among the `live` ones a daemon started, or the ones an engine without a daemon says it
+    /// is `transferring`, see `TransferringFile`) is queued, as the terminal UI and
+    /// `aria2.tellStatus` say.
+    static func shownState(of record: TaskRecord, live: [TaskID: ListedProgress]?, transferring: Set<TaskID>? = nil) -> TaskState {
+        guard record.state == .running else { return record.state }
+        if let live { return live[record.id] == nil ? .queued : .running }
+        if let transferring, !transferring.contains(record.id) { return .queued }
+        return .running
     }
 }

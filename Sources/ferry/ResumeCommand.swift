@@ -71,9 +71,11 @@ struct ResumeCommand: AsyncParsableCommand {
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)
+        let transferring = TransferringFile.follow(scheduler, in: stateDirectory)
         let trap = SignalTrap.install { _ in
             Task {
                 await scheduler.stop()
+                transferring.finish()
                 printer.finish()
                 Console.error("interrupted; unfinished transfers stay queued (ferry resume continues them)")
                 Foundation.exit(130)
@@ -83,6 +85,7 @@ struct ResumeCommand: AsyncParsableCommand {
         defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
+        transferring.finish()
         // Every line already made is written, and the printer (which may read a finished
         // task's path from the journal) is done before the journal closes.
         scheduler.finishEvents()

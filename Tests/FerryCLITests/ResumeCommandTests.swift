@@ -142,6 +142,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.file("other.bin.part").path))
     }
 
+    // `ferry list` next to a `ferry resume` running without a daemon: the tasks handed to its
+    // engine ahead of their turn are queued, not running; the run removes its file when it ends.
+    @Test func listNextToAResumeOfItsOwnShowsOnlyTheTransfersRunning() throws {
+        let (nginx, www) = try slowServer(size: 8 << 20, rate: "1m")
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { nginx.stop(); www.remove(); out.remove(); state.remove() }
+        for name in ["a.bin", "b.bin", "c.bin"] {
+            let added = try runFerry(["add", "-d", out.path, "-o", name, nginx.url("/slow/f.bin").absoluteString], stateDirectory: state.url)
+            #expect(added.exitStatus == 0, "\(added.stderr)")
+        }
+        let resume = try spawnFerry(["resume", "--json", "--max-concurrent", "1"], state: state.url)
+        defer { resume.kill() }
+        #expect(resume.waitForOutput(timeout: .seconds(30)) { !Self.receivedValues($0).isEmpty })
+
+        // The file is written within its interval; the list is read until it shows it.
+        var states: [String] = []
+        for _ in 0..<40 {
+            let listed = try runFerry(["list"], stateDirectory: state.url)
+            states = listed.stdout.split(separator: "\n").map { $0.split(separator: "\t").dropFirst().first.map(String.init) ?? "" }
+            if states == ["running", "queued", "queued"] { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(states == ["running", "queued", "queued"])
+        let running = try runFerry(["list", "--state", "running"], stateDirectory: state.url)
+        #expect(running.stdout.split(separator: "\n").count == 1, "\(running.stdout)")
+
+        resume.signal(SIGINT)
+        let ended = try #require(resume.wait(timeout: .seconds(30)))
+        #expect(ended.exitStatus == 130, "\(ended.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state.file("transferring").path))
+    }
+
     // Catalogue 11: a corrupt journal is set aside with a message; the download still works.
     @Test func aCorruptJournalIsSetAside() throws {
         let fault = try FaultServer.start()
