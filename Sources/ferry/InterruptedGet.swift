@@ -6,8 +6,8 @@ import Foundation
 /// (every download had ended). Running the same command again does the rest in every case.
 enum InterruptedGet {
     /// `message(journal:ids:settling:)` reads the tasks `ids`. A daemon pauses them after its
-    /// answer, recording each one's bytes as its transfer stops: while one is still `running`,
-    /// the journal is read again, for at most `settling`.
+    /// answer: while one is still `running`, the journal is read again, for at most `settling`.
+    /// Bytes count when the journal records some or the task's `.part` holds some.
     static func message(journal: Journal, ids: [TaskID], settling: Duration = .zero) -> String {
         let deadline = ContinuousClock.now + settling
         var records = read(journal, ids)
@@ -25,7 +25,7 @@ enum InterruptedGet {
             }
             guard record.state == .paused || record.state == .queued || record.state == .running else { continue }
             unfinished += 1
-            if record.resume.durableOffset > 0 || hasSegmentBytes(journal, id) {
+            if record.resume.durableOffset > 0 || hasSegmentBytes(journal, id) || hasPartialFile(record) {
                 withBytes += 1
             }
         }
@@ -40,6 +40,15 @@ enum InterruptedGet {
 
     private static func read(_ journal: Journal, _ ids: [TaskID]) -> [TaskRecord?] {
         ids.map { try? journal.task($0) }
+    }
+
+    /// `hasPartialFile(_:)` is true when the task's `.part` holds bytes: the journal records
+    /// them as the transfer stops, which a daemon may do after the task reads `paused`.
+    private static func hasPartialFile(_ record: TaskRecord) -> Bool {
+        guard let directory = record.spec.destinationDirectory, let name = record.fileName else { return false }
+        var status = stat()
+        let path = (directory as NSString).appendingPathComponent(name + ".part")
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size > 0
     }
 
     /// `hasSegmentBytes(_:_:)` is true when a download split in ranges has bytes in one.
