@@ -163,7 +163,9 @@ enum ReplyPrinter {
     private static func reportRejected(_ response: HTTPResponse, kept: Data, total: Int64) {
         let error = FerryError.validation(.unacceptableStatus(response.statusCode, reason: response.reasonPhrase, url: URLMasking.mask(response.url), body: kept))
         Console.error(error.validationMessage ?? error.description)
-        guard let message = text(of: kept)?.trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty else { return }
+        // Lines ending in CRLF (most servers' error pages) are shown as lines, not as escaped CRs.
+        guard let message = text(of: kept)?.replacingOccurrences(of: "\r\n", with: "\n")
+            .trimmingCharacters(in: .whitespacesAndNewlines), !message.isEmpty else { return }
         let more = total > Int64(kept.count) ? " … (\(ByteFormatting.size(total)) in all)" : ""
         Console.error("the server said: " + message + more)
     }

@@ -76,6 +76,25 @@ import Testing
         #expect(result.stderr.contains("(413)"))
     }
 
+    @Test func aRejectedUploadShowsTheServersPageAsLines() throws {
+        // Given nginx, which refuses a PUT with an HTML page whose lines end in CRLF
+        let www = try TemporaryDirectory(worldReadable: true)
+        let dir = try TemporaryDirectory()
+        defer { www.remove(); dir.remove() }
+        try Pattern.writeFile(at: dir.file("body.bin"), count: 1_000)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+
+        // When a file is put there
+        let result = try ferry(["put", "-T", dir.file("body.bin").path, nginx.url("/up").absoluteString])
+
+        // Then the status and the page's lines are shown, with no escaped carriage return
+        #expect(result.exitStatus == 1)
+        #expect(result.stderr.contains("(405)"), "\(result.stderr)")
+        #expect(result.stderr.contains("the server said: <html>\n<head><title>405 Not Allowed</title></head>\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("\\u{d}"), "\(result.stderr)")
+    }
+
     @Test func missingFilesAndBadFieldsFailBeforeSending() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
