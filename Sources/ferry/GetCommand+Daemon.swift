@@ -46,7 +46,7 @@ extension GetCommand {
         }
         // Interrupted, even after the last task ended, as a run of its own would say.
         if let status = interruption.exitStatus {
-            Console.error(InterruptedGet.message(journal: journal, ids: Array(plan.jobs.keys), settling: .seconds(3)))
+            Console.error(await InterruptedGet.message(journal: journal, ids: Array(plan.jobs.keys), settling: .seconds(3)))
             throw ExitStatus(code: status)
         }
         if case .ended(let summary) = outcome {

@@ -181,10 +181,10 @@ struct GetCommand: AsyncParsableCommand {
         reporter.clearLine()
         let summary = await scheduler.summary
         let journalError = await scheduler.lastJournalError
-        let interrupted = interruption.exitStatus.map { ($0, InterruptedGet.message(journal: journal.journal, ids: ids)) }
+        let interrupted = interruption.exitStatus != nil ? await InterruptedGet.message(journal: journal.journal, ids: ids) : nil
         journal.close()
-        if let (status, message) = interrupted {
-            Console.error(message)
+        if let status = interruption.exitStatus, let interrupted {
+            Console.error(interrupted)
             throw ExitStatus(code: status)
         }
         if let journalError {

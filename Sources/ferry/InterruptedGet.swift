@@ -8,17 +8,18 @@ enum InterruptedGet {
     /// `message(journal:ids:settling:)` reads the tasks `ids`. A daemon pauses them after its
     /// answer: while one is still `running`, the journal is read again, for at most `settling`.
     /// Bytes count when the journal records some or the task's `.part` holds some.
-    static func message(journal: Journal, ids: [TaskID], settling: Duration = .zero) -> String {
+    static func message(journal: Journal, ids: [TaskID], settling: Duration = .zero) async -> String {
         let deadline = ContinuousClock.now + settling
         var records = read(journal, ids)
         while records.contains(where: { $0?.state == .running }), ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
             records = read(journal, ids)
         }
         var unfinished = 0
         var withBytes = 0
         for (id, record) in zip(ids, records) {
-            // A task that cannot be read is counted as unfinished: the advice stays right.
+            // A task that cannot be read (or was removed meanwhile) counts as unfinished: the
+            // advice stays right.
             guard let record else {
                 unfinished += 1
                 continue
