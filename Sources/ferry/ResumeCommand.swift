@@ -72,24 +72,29 @@ struct ResumeCommand: AsyncParsableCommand {
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)
         let transferring = TransferringFile.follow(scheduler, in: stateDirectory)
-        let trap = SignalTrap.install { _ in
-            Task {
-                await scheduler.stop()
-                transferring.finish()
-                printer.finish()
-                Console.error("interrupted; unfinished transfers stay queued (ferry resume continues them)")
-                Foundation.exit(130)
-            }
+        // The first SIGINT or SIGTERM stops the transfers (checkpointed, kept queued); the run
+        // then ends below with 130 (or 128 + N), in order, whichever thread gets there first.
+        let interruption = Interruption()
+        let trap = SignalTrap.install { signal in
+            guard interruption.record(signal) else { return }
+            Task { await scheduler.stop() }
         }
         let network = await NetworkWatch.start(for: scheduler, environment: ProcessInfo.processInfo.environment)
         defer { network?.stop() }
-        await scheduler.run(untilIdle: true)
+        let running = await scheduler.startRunning(untilIdle: true)
+        // A signal that came before the run began found nothing to stop.
+        if interruption.signal != nil { await scheduler.stop() }
+        await running.value
         trap.cancel()
         transferring.finish()
         // Every line already made is written, and the printer (which may read a finished
         // task's path from the journal) is done before the journal closes.
         scheduler.finishEvents()
         printer.finish()
+        if let status = interruption.exitStatus {
+            Console.error("interrupted; unfinished transfers stay queued (ferry resume continues them)")
+            throw ExitStatus(code: status)
+        }
         let summary = await scheduler.summary
         let counts = (try? journal.countsByState()) ?? [:]
         printer.summary(summary, counts: counts)
