@@ -142,6 +142,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out.file("other.bin.part").path))
     }
 
+    // SIGTERM stops a `ferry resume` in order: the transfer checkpointed and queued, exit 143.
+    @Test func sigtermEndsAResumeWithItsTasksQueuedAndStatus143() throws {
+        let (nginx, www) = try slowServer(size: 8 << 20, rate: "1m")
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { nginx.stop(); www.remove(); out.remove(); state.remove() }
+        let added = try runFerry(["add", "-d", out.path, nginx.url("/slow/f.bin").absoluteString], stateDirectory: state.url)
+        #expect(added.exitStatus == 0, "\(added.stderr)")
+        let resume = try spawnFerry(["resume", "--json"], state: state.url)
+        defer { resume.kill() }
+        #expect(resume.waitForOutput(timeout: .seconds(30)) { (Self.receivedValues($0).last ?? 0) > 256 << 10 })
+
+        resume.signal(SIGTERM)
+        let ended = try #require(resume.wait(timeout: .seconds(30)))
+
+        #expect(ended.exitStatus == 143, "\(ended.stderr)")
+        #expect(ended.stderr.contains("interrupted; unfinished transfers stay queued"), "\(ended.stderr)")
+        let listed = try runFerry(["list"], stateDirectory: state.url)
+        #expect(listed.stdout.split(separator: "\t").dropFirst().first == "queued", "\(listed.stdout)")
+        #expect(try Data(contentsOf: out.file("f.bin.part")).count > 0)
+    }
+
     // `ferry list` next to a `ferry resume` running without a daemon: the tasks handed to its
     // engine ahead of their turn are queued, not running; the run removes its file when it ends.
     @Test func listNextToAResumeOfItsOwnShowsOnlyTheTransfersRunning() throws {
