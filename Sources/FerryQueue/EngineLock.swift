@@ -71,6 +71,15 @@ public final class EngineLock: Sendable {
         descriptor.withLock { $0 >= 0 }
     }
 
+    /// `holder(at:)` is the pid the last holder of the lock file at `path` wrote, without
+    /// taking the lock (which may have been released since); `nil` when there is none.
+    public static func holder(at path: String) -> Int32? {
+        let fd = SystemCall.open(path, O_RDONLY | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return readHolder(fd)
+    }
+
     /// `readHolder(_:)` reads the pid the holder wrote; `nil` if it is not there (yet).
     private static func readHolder(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 32)

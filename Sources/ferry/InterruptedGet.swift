@@ -43,13 +43,16 @@ enum InterruptedGet {
         ids.map { try? journal.task($0) }
     }
 
-    /// `hasPartialFile(_:)` is true when the task's `.part` holds bytes: the journal records
-    /// them as the transfer stops, which a daemon may do after the task reads `paused`.
+    /// `hasPartialFile(_:)` is true when the task's `.part` (`TaskFiles`) holds bytes: the
+    /// journal records them as the transfer stops, which a daemon may do after the task reads
+    /// `paused`.
     private static func hasPartialFile(_ record: TaskRecord) -> Bool {
-        guard let directory = record.spec.destinationDirectory, let name = record.fileName else { return false }
-        var status = stat()
-        let path = (directory as NSString).appendingPathComponent(name + ".part")
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size > 0
+        TaskFiles.paths(of: record, defaultDirectory: FileManager.default.currentDirectoryPath)
+            .filter { $0.hasSuffix(".part") }
+            .contains { path in
+                var status = stat()
+                return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size > 0
+            }
     }
 
     /// `hasSegmentBytes(_:_:)` is true when a download split in ranges has bytes in one.

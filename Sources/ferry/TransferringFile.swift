@@ -109,9 +109,7 @@ final class TransferringFile: Sendable {
         guard let text = try? String(contentsOfFile: directory.transferringPath, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n")
         guard let first = lines.first, let pid = Int32(first), pid > 0, kill(pid, 0) == 0 else { return nil }
-        let holder = (try? String(contentsOfFile: directory.lockPath, encoding: .utf8))
-            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard holder == pid else { return nil }
+        guard EngineLock.holder(at: directory.lockPath) == pid else { return nil }
         return Set(lines.dropFirst().compactMap { Int64($0).map(TaskID.init(rawValue:)) })
     }
 }
