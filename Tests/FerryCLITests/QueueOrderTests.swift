@@ -37,43 +37,59 @@ import Testing
     }
 
     @Test func aTaskMovedToTheTopStartsNextThoughOthersWereHandedAhead() throws {
-        // Given four downloads of ~2 s each (over 1 MiB, so through a .part), one at a time: while the first runs, the engine
-        // holds the next ones handed ahead of need.
-        let www = try TemporaryDirectory(worldReadable: true)
+        // Given four downloads of 2 MB (over 1 MiB, so through a .part), one at a time: the
+        // server holds the first after 1 MiB until the test lets it go on, and meanwhile the
+        // engine holds the next ones handed ahead of need.
+        let server = try FaultServer.start()
         let out = try TemporaryDirectory()
         let state = try TemporaryDirectory()
-        defer { www.remove(); out.remove(); state.remove() }
-        for name in ["a", "b", "c", "d"] {
-            try Pattern.writeFile(at: www.file("\(name).bin"), count: 2_000_000)
+        defer { server.stop(); out.remove(); state.remove() }
+        let urls = ["a", "b", "c", "d"].map { name in
+            let query = name == "a" ? ["name": name, "hold": "a", "hold_after": String(1 << 20)] : ["name": name]
+            return server.url("/bytes/2000000", query: query).absoluteString
         }
-        let nginx = try NginxServer.start(root: www.url, limitRate: "1m")
-        defer { nginx.stop() }
-        let urls = ["a", "b", "c", "d"].map { nginx.url("/\($0).bin").absoluteString }
-        #expect(try runFerry(["add", "-d", out.path] + urls, stateDirectory: state.url).exitStatus == 0)
+        #expect(try runFerry(["add", "-d", out.path, "-o", "a.bin", urls[0]], stateDirectory: state.url).exitStatus == 0)
+        for (name, url) in zip(["b", "c", "d"], urls.dropFirst()) {
+            #expect(try runFerry(["add", "-d", out.path, "-o", "\(name).bin", url], stateDirectory: state.url).exitStatus == 0)
+        }
         let ids = try listedIDs(state)
+        try #require(ids.count == 4)
         let environment = ProcessInfo.processInfo.environment.merging(["FERRY_STATE_DIR": state.path]) { $1 }
         let engine = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
-                                            arguments: ["resume", "--max-concurrent", "1"], environment: environment)
-        // Bounded: at most 20 s in steps of 20 ms.
-        var started = false
-        for _ in 0..<1_000 where !started {
-            started = FileManager.default.fileExists(atPath: out.file("a.bin.part").path)
-            if !started { usleep(20_000) }
+                                            arguments: ["resume", "--max-concurrent", "1", "--json"], environment: environment)
+        defer { engine.kill() }
+        func events(_ output: Data) -> [(event: String, id: Int, state: String?)] {
+            String(decoding: output, as: UTF8.self).split(separator: "\n").compactMap { line in
+                guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+                      let event = object["event"] as? String, let id = object["id"] as? Int else { return nil }
+                return (event, id, object["state"] as? String)
+            }
         }
-        #expect(started)
+        #expect(engine.waitForOutput(timeout: .seconds(30)) { events($0).contains { $0.event == "started" && $0.id == ids[0] } })
+        var held = false
+        for _ in 0..<1_500 where !held {
+            held = FileManager.default.fileExists(atPath: out.file("a.bin.part").path)
+            if !held { usleep(20_000) }
+        }
+        #expect(held)
 
-        // When the last task is moved to the top from another process.
+        // When the last task is moved to the top from another process, and the first goes on
+        // once the engine took back the tasks it had handed ahead.
         let moved = try runFerry(["move", "\(ids[3])", "--top"], stateDirectory: state.url)
         #expect(moved.exitStatus == 0, "\(moved.stderr)")
+        let takenBack = engine.waitForOutput(timeout: .seconds(30)) { output in
+            Set(events(output).filter { $0.event == "ended" && $0.state == "queued" }.map(\.id)) == Set(ids.dropFirst())
+        }
+        #expect(takenBack, "\(String(decoding: engine.standardOutput, as: UTF8.self))")
+        try server.open(gate: "a")
         let finished = try #require(engine.wait(timeout: .seconds(60)))
 
         // Then it is the next to be fetched, and every file is whole.
         #expect(finished.exitStatus == 0, "\(finished.stderr)")
-        let fetched = nginx.accessLog().split(separator: "\n").compactMap { line -> String? in
-            let fields = line.split(separator: " ")
-            return fields.count > 2 && fields[2] == "200" ? String(fields[1]) : nil
+        let fetched = try server.requests(prefix: "/bytes").compactMap { request in
+            URLComponents(string: request.path)?.queryItems?.first { $0.name == "name" }?.value
         }
-        #expect(fetched == ["/a.bin", "/d.bin", "/b.bin", "/c.bin"], "\(nginx.accessLog())")
+        #expect(fetched == ["a", "d", "b", "c"])
         for name in ["a", "b", "c", "d"] {
             #expect(try Data(contentsOf: out.file("\(name).bin")) == Pattern.bytes(count: 2_000_000))
         }

@@ -47,6 +47,9 @@ ENDPOINTS
         drop_times=M&key=X    drop_after/stall_after/claim_length apply only to the first M
                               requests carrying key X; later ones are served fully.
         drip=B                send at B bytes per second, in small chunks.
+        hold=G&hold_after=K   K body bytes (default 0), then nothing until the test opens
+                              gate G (POST /_open?gate=G), the client goes away or 120 s
+                              pass; then the rest. A transfer that ends when the test says.
         no_length=1           no Content-Length; the body ends when the connection closes.
         range_start_offset=D  a lying server: a range request a-b is answered with
                               bytes (a+D)-(b+D) (clamped), and Content-Range says so.
@@ -111,6 +114,8 @@ ENDPOINTS
       connection share it)}. Paths starting with /_ are not logged.
   GET /_count?key=X
       JSON {key, count}: how many requests carried key X.
+  POST /_open?gate=G
+      Opens gate G: requests held on it (``hold=G``) go on, and later ones are not held.
   POST /_reset
       Forgets the log and the key counters.
 
@@ -188,6 +193,7 @@ class State:
         self.lock = threading.Lock()
         self.log = []
         self.counts = {}
+        self.gates = {}
         self.seq = 0
 
     def record(self, method, path, headers, client_port):
@@ -207,6 +213,10 @@ class State:
     def count(self, key):
         with self.lock:
             return self.counts.get(key, 0)
+
+    def gate(self, name):
+        with self.lock:
+            return self.gates.setdefault(name, threading.Event())
 
     def entries(self, prefix):
         with self.lock:
@@ -490,6 +500,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/_count":
             self.drain()
             return self.respond_json({"key": q.get("key", ""), "count": STATE.count(q.get("key", ""))})
+        if path == "/_open":
+            self.drain()
+            STATE.gate(q.get("gate", "")).set()
+            return self.respond_json({"opened": q.get("gate", "")})
         if path == "/_reset":
             self.drain()
             STATE.reset()
@@ -612,6 +626,12 @@ class Handler(BaseHTTPRequestHandler):
         elif faults_on and "stall_after" in q:
             cut = ("stall", int(q["stall_after"]))
         to_send = length if cut is None else min(length, cut[1])
+        if "hold" in q:
+            held = min(to_send, int(q.get("hold_after", "0")))
+            self.send_pattern(start, held, seed, drip)
+            self.wfile.flush()
+            self.hold(STATE.gate(q["hold"]))
+            start, to_send = start + held, to_send - held
         self.send_pattern(start, to_send, seed, drip)
         if cut is not None and cut[1] < length:
             if cut[0] == "stall":
@@ -665,6 +685,12 @@ class Handler(BaseHTTPRequestHandler):
                 if delay > 0:
                     if STOPPING.wait(delay) or self.client_gone():
                         raise ClientGone()
+
+    def hold(self, gate):
+        deadline = time.monotonic() + 120
+        while not gate.wait(0.1):
+            if STOPPING.is_set() or self.client_gone() or time.monotonic() > deadline:
+                raise ClientGone()
 
     def stall(self, seconds):
         deadline = time.monotonic() + seconds

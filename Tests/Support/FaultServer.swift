@@ -75,6 +75,12 @@ public final class FaultServer: Sendable {
         return try JSONDecoder().decode(Count.self, from: reply.body).count
     }
 
+    /// `open(gate:)` lets the requests held on `gate` (`hold=<gate>` on `/bytes`) go on; later
+    /// ones are not held.
+    public func open(gate: String) throws {
+        _ = try control("/_open?" + FaultServer.encodeQuery(["gate": gate]), method: "POST")
+    }
+
     /// `reset()` makes the server forget its request log and key counters.
     public func reset() throws {
         _ = try control("/_reset", method: "POST")

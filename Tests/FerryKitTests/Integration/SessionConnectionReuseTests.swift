@@ -8,7 +8,8 @@ import Testing
 @Suite(.serialized) struct SessionConnectionReuseTests {
     @Test func aSecondWaveOfTransfersReusesTheConnectionsOfTheFirst() async throws {
         // Given a session running 16 transfers at once, and a first wave of 16 downloads of
-        // 4 KiB to 64 KiB sent at 64 KiB/s, so that they end one after another (62 ms apart).
+        // 4 KiB to 64 KiB that the server holds after their headers and lets go on one at a
+        // time, so that they end one after another.
         let server = try FaultServer.start()
         let out = try TemporaryDirectory()
         defer { server.stop(); out.remove() }
@@ -17,21 +18,33 @@ import Testing
         let session = SessionManager(configuration: configuration)
         defer { session.invalidate() }
         func size(_ index: Int) -> Int { (index % 16 + 1) * 4096 }
-        func wave(_ number: Int, query: [String: String]) async throws {
+        func wave(_ number: Int, held: Bool) async throws {
             let tasks = (0..<16).map { slot in
                 let index = number * 16 + slot
-                var parameters = query
-                parameters["seed"] = String(index)
+                var parameters = ["seed": String(index)]
+                if held { parameters["hold"] = "f\(index)" }
                 return session.downloadTask(with: Request(url: server.url("/bytes/\(size(index))", query: parameters)),
                                             to: DownloadDestination(directory: out.url, fileName: "f\(index)"))
             }
             for task in tasks { task.resume() }
-            for task in tasks { _ = try await task.result }
+            if held {
+                // Every request of the wave is at the server (each on a connection of its own)
+                // before the first is let go; at most 20 s.
+                let clock = ContinuousClock()
+                let deadline = clock.now + .seconds(20)
+                while try server.requests(prefix: "/bytes").count < 16 * (number + 1), clock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            for (slot, task) in tasks.enumerated() {
+                if held { try server.open(gate: "f\(number * 16 + slot)") }
+                _ = try await task.result
+            }
         }
 
         // When the first wave ends, and a second wave of 16 runs at full speed.
-        try await wave(0, query: ["drip": "65536"])
-        try await wave(1, query: [:])
+        try await wave(0, held: true)
+        try await wave(1, held: false)
 
         // Then every file is byte-exact, and the second wave came on the first wave's
         // connections: 16 in all. (libcurl's default cache holds four connections per
