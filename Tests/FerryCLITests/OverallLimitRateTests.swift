@@ -18,12 +18,14 @@ import Testing
         func record(for seconds: Double) {
             let start = Date()
             while Date().timeIntervalSince(start) < seconds {
-                let time = Date().timeIntervalSince1970
-                samples.append((time, files.map { url in
+                let before = Date().timeIntervalSince1970
+                let sizes = files.map { url in
                     // The .part until the file takes its final name.
                     let part = url.appendingPathExtension("part")
                     return Self.size(part) ?? Self.size(url) ?? 0
-                }))
+                }
+                // Timed halfway through the reads, which a busy machine may spread out.
+                samples.append(((before + Date().timeIntervalSince1970) / 2, sizes))
                 usleep(100_000)
             }
         }
@@ -36,8 +38,18 @@ import Testing
         /// first sample) for `count` seconds.
         func windows(from: Double, count: Int) -> [[Int]] {
             guard let first = samples.first?.time else { return [] }
+            // Between two samples the sizes are interpolated: a sample taken late (the sampler
+            // not scheduled for a while) does not move the bytes of one second into the next.
             func sizes(at offset: Double) -> [Int] {
-                samples.last { $0.time <= first + offset }?.sizes ?? Array(repeating: 0, count: files.count)
+                let time = first + offset
+                guard let after = samples.firstIndex(where: { $0.time >= time }) else {
+                    return samples.last?.sizes ?? Array(repeating: 0, count: files.count)
+                }
+                guard after > 0 else { return samples[after].sizes }
+                let (t0, s0) = samples[after - 1]
+                let (t1, s1) = samples[after]
+                let weight = t1 > t0 ? (time - t0) / (t1 - t0) : 1
+                return zip(s0, s1).map { a, b in a + Int((Double(b - a) * weight).rounded()) }
             }
             return (0..<count).map { second in
                 let start = sizes(at: from + Double(second))

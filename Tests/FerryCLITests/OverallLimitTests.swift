@@ -1,3 +1,4 @@
+import FerryKit
 import FerryTestSupport
 import Foundation
 import Testing
@@ -18,14 +19,35 @@ import Testing
             return table
         }
 
-        /// The bytes per second each of `gids` moved over `seconds`.
+        /// `Reading` is the bytes of every task as one status call answered them, and when the
+        /// call was made and answered: the daemon read them in between.
+        struct Reading {
+            let bytes: [String: Int64]
+            let sent: Double
+            let answered: Double
+            var time: Double { (sent + answered) / 2 }
+            var uncertainty: Double { (answered - sent) / 2 }
+        }
+
+        func reading() throws -> Reading {
+            let clock = SystemClock()
+            let sent = clock.now()
+            let bytes = try completed()
+            return Reading(bytes: bytes, sent: sent, answered: clock.now())
+        }
+
+        /// The bytes per second each of `gids` moved over at least `seconds`: the window grows
+        /// (up to 60 s) until the time of its two readings is known within 2% of its length,
+        /// so that a status call slowed down by a busy machine does not skew the rate.
         func rates(_ gids: [String], over seconds: Double) throws -> [Double] {
-            let start = try completed()
-            let began = Date()
-            usleep(useconds_t(seconds * 1_000_000))
-            let end = try completed()
-            let elapsed = Date().timeIntervalSince(began)
-            return gids.map { Double((end[$0] ?? 0) - (start[$0] ?? 0)) / elapsed }
+            let start = try reading()
+            var end = start
+            repeat {
+                usleep(useconds_t(max(seconds - (end.time - start.time), 0.1) * 1_000_000))
+                end = try reading()
+            } while start.uncertainty + end.uncertainty > 0.02 * (end.time - start.time) && end.time - start.time < 60
+            let elapsed = end.time - start.time
+            return gids.map { Double((end.bytes[$0] ?? 0) - (start.bytes[$0] ?? 0)) / elapsed }
         }
     }
 
