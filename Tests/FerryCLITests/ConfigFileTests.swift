@@ -73,6 +73,34 @@ import Testing
         #expect(missing.exitStatus == 2 && missing.stderr.contains("absent: cannot be read"), "\(missing.stderr)")
     }
 
+    @Test func aBadLineLeavesHelpVersionConfigAndStopWorking() throws {
+        // Given a configuration file whose second line has a value its option does not take.
+        let config = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { config.remove(); state.remove() }
+        try writeConfig("dir=/tmp\nmax-concurrent-downloads=many\n", in: config)
+
+        // When help, the version, ferry config and ferry stop run.
+        let help = try run(["--help"], config: config, state: state.url)
+        let helpGet = try run(["help", "get"], config: config, state: state.url)
+        let getHelp = try run(["get", "--help"], config: config, state: state.url)
+        let version = try run(["--version"], config: config, state: state.url)
+        let shown = try run(["config"], config: config, state: state.url)
+        let stop = try run(["stop"], config: config, state: state.url)
+
+        // Then each works as without the file, ferry config names the line first, and ferry
+        // stop says no daemon runs (1) rather than stopping on the file (2).
+        #expect(help.exitStatus == 0 && help.stdout.contains("SUBCOMMANDS"), "\(help.stderr)")
+        #expect(helpGet.exitStatus == 0 && helpGet.stdout.contains("USAGE: ferry get"), "\(helpGet.stderr)")
+        #expect(getHelp.exitStatus == 0 && getHelp.stdout.contains("USAGE: ferry get"), "\(getHelp.stderr)")
+        #expect(version.exitStatus == 0 && !version.stdout.isEmpty && version.stderr.isEmpty, "\(version.stderr)")
+        #expect(shown.exitStatus == 0, "\(shown.stderr)")
+        let findings = shown.stdout.split(separator: "\n").dropFirst()
+        #expect(findings.first?.hasPrefix("problem: ") == true && findings.first?.contains("ferry/config:2: max-concurrent-downloads") == true,
+                "\(shown.stdout)")
+        #expect(stop.exitStatus == 1 && stop.stderr.contains("no ferry daemon runs") && !stop.stderr.contains("ferry/config"), "\(stop.stderr)")
+    }
+
     @Test func ferryConfigSaysWhereEachValueComesFrom() throws {
         let config = try TemporaryDirectory()
         let state = try TemporaryDirectory()

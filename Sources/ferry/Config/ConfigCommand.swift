@@ -14,31 +14,35 @@ struct ConfigCommand: ParsableCommand {
         command takes --config FILE and --no-config). Its lines are key=value with aria2's option \
         names, so an aria2.conf reads as it is; # starts a comment. Its values are the defaults \
         of every command: an option given on the command line wins. A line that cannot be read, \
-        or a value an option does not take, stops every command (exit 2) naming the file and line; \
-        options Ferry does not have are listed here and otherwise ignored.
+        or a value an option does not take, stops every other command (exit 2) naming the file and \
+        line (help, --version, ferry config and ferry stop still work; ferry config shows it \
+        first); options Ferry does not have are listed here and otherwise ignored.
         """
     )
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let file: ConfigFile?
+        var file: ConfigFile?
+        var problem: ConfigFile.Problem?
         switch ConfigDefaults.selection {
         case .none:
             Console.output("configuration file: none (--no-config)")
-            file = nil
         case .file(let path):
-            file = try load(explicit: path, environment: environment)
+            (file, problem) = load(explicit: path, environment: environment)
         case .standard:
-            file = try load(explicit: nil, environment: environment)
+            (file, problem) = load(explicit: nil, environment: environment)
         }
         var resolvedIgnored: [(key: String, line: Int)] = []
-        if let file {
+        if let loaded = file {
             do throws(ConfigFile.Problem) {
-                resolvedIgnored = try ConfigDefaults.resolve(file).ignored
+                resolvedIgnored = try ConfigDefaults.resolve(loaded).ignored
             } catch {
-                Console.error(error.description)
-                throw ExitStatus.usage
+                problem = error
             }
+        }
+        if let problem {
+            // The first finding: what stops every other command until the line is fixed.
+            Console.output("problem: \(problem.description) (other commands stop here, exit 2)")
         }
         let rows = ConfigOption.table.map { option -> [String] in
             guard let file, let entry = file.entries.last(where: { $0.key == option.key }) else {
@@ -65,15 +69,17 @@ struct ConfigCommand: ParsableCommand {
         }
     }
 
-    private func load(explicit: String?, environment: [String: String]) throws -> ConfigFile? {
+    /// `load(explicit:environment:)` reads the file, saying which it is; a file that cannot be
+    /// read is the problem returned instead.
+    private func load(explicit: String?, environment: [String: String]) -> (ConfigFile?, ConfigFile.Problem?) {
+        let path = explicit ?? ConfigFile.defaultPath(environment: environment)
         do throws(ConfigFile.Problem) {
             let file = try ConfigFile.load(explicit: explicit, environment: environment)
-            let path = explicit ?? ConfigFile.defaultPath(environment: environment)
             Console.output("configuration file: \(path.displayable)\(file == nil ? " (none)" : "")")
-            return file
+            return (file, nil)
         } catch {
-            Console.error(error.description)
-            throw ExitStatus.usage
+            Console.output("configuration file: \(path.displayable)")
+            return (nil, error)
         }
     }
 }

@@ -23,8 +23,22 @@ enum ConfigDefaults {
     private static let headers = Mutex<[String]>([])
     static var injectedHeaders: [String] { headers.withLock { $0 } }
 
+    /// The file's problem this run went on without, for `ferry config`; `nil` by default.
+    private static let skipped = Mutex<ConfigFile.Problem?>(nil)
+    static var skippedProblem: ConfigFile.Problem? { skipped.withLock { $0 } }
+
+    /// `worksDespiteProblems(_:)` tells whether the command line (without the program name and
+    /// the `--config` options) asks for what a bad configuration file must not stop: help,
+    /// the version, `ferry config` (which shows the problem) and `ferry stop`.
+    static func worksDespiteProblems(_ arguments: [String]) -> Bool {
+        if let first = arguments.first, ["help", "config", "stop"].contains(first) { return true }
+        let options = arguments.prefix { $0 != "--" }
+        return options.contains { ["-h", "--help", "--version"].contains($0) }
+    }
+
     /// `apply(to:environment:)` is `arguments` (without the program name) with the file's
-    /// values in front of the command's own; throws the file's first problem.
+    /// values in front of the command's own; throws the file's first problem, unless the
+    /// command works despite it (`worksDespiteProblems(_:)`): then the file is left out.
     static func apply(to arguments: [String], environment: [String: String]) throws(ConfigFile.Problem) -> [String] {
         var rest: [String] = []
         var selection = Selection.standard
@@ -49,13 +63,20 @@ enum ConfigDefaults {
         }
         chosen.withLock { $0 = selection }
         let file: ConfigFile?
-        switch selection {
-        case .none: file = nil
-        case .file(let path): file = try ConfigFile.load(explicit: path, environment: environment)
-        case .standard: file = try ConfigFile.load(explicit: nil, environment: environment)
+        let resolved: Resolved
+        do throws(ConfigFile.Problem) {
+            switch selection {
+            case .none: file = nil
+            case .file(let path): file = try ConfigFile.load(explicit: path, environment: environment)
+            case .standard: file = try ConfigFile.load(explicit: nil, environment: environment)
+            }
+            resolved = try file.map { file throws(ConfigFile.Problem) in try resolve(file) } ?? Resolved()
+        } catch {
+            guard worksDespiteProblems(rest) else { throw error }
+            skipped.withLock { $0 = error }
+            return rest
         }
-        guard let file else { return rest }
-        let resolved = try resolve(file)
+        guard file != nil else { return rest }
         // The command: its name first; none (or an option first) is the terminal UI.
         let first = rest.first
         let command: ConfigOption.Command?
