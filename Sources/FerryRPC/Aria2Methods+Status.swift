@@ -67,6 +67,7 @@ extension Aria2Methods {
         let counts = try engine.counts()
         let total = Int64(waitingStates.reduce(0) { $0 + (counts[$1] ?? 0) } + held.count)
         guard let (first, length) = ask.window(total: total) else { return [] }
+        guard length <= AnswerBudget.maximumRows else { throw AnswerBudget.tooManyRows(length) }
         let ahead = held.sorted(by: inQueueOrder)
         if !ask.reversed, first == 0, let lastHeld = ahead.last {
             let head = try engine.journalCall { () throws(QueueError) in try engine.journal.tasks(in: waitingStates, limit: 1) }
@@ -88,7 +89,8 @@ extension Aria2Methods {
     }
 
     /// `PageAsk` is what a `tellWaiting` or `tellStopped` call asks for: an offset (negative:
-    /// from the end, listed backwards, as aria2 does), how many (0 to 100,000) and the keys.
+    /// from the end, listed backwards, as aria2 does), how many and the keys. A page of more
+    /// than `AnswerBudget.maximumRows` tasks is refused, never cut short silently.
     private struct PageAsk {
         let offset: Int64
         let count: Int64
@@ -96,7 +98,7 @@ extension Aria2Methods {
 
         init(_ call: RPCCall) throws(RPCError) {
             offset = try call.integer(0)
-            count = Int64(min(max(try call.integer(1), 0), 100_000))
+            count = max(try call.integer(1), 0)
             keys = DownloadStatus.Keys(try call.keys(2))
         }
 
@@ -130,8 +132,16 @@ extension Aria2Methods {
         let engine = call.engine
         guard ask.count > 0 else { return [] }
         let request: StatusPages.Request
+        if ask.count > AnswerBudget.maximumRows {
+            let counts = try engine.counts()
+            let total = Int64(states.reduce(0) { $0 + (counts[$1] ?? 0) })
+            if let (_, length) = ask.window(total: total), length > AnswerBudget.maximumRows {
+                throw AnswerBudget.tooManyRows(length)
+            }
+        }
         if !ask.reversed {
-            request = StatusPages.Request(states: states, offset: Int(min(ask.offset, Int64(Int32.max))), limit: Int(ask.count),
+            request = StatusPages.Request(states: states, offset: Int(min(ask.offset, Int64(Int32.max))),
+                                          limit: Int(min(ask.count, Int64(AnswerBudget.maximumRows))),
                                           reversed: false, keys: ask.keys)
         } else {
             let counts = try engine.counts()

@@ -70,8 +70,11 @@ enum DownloadStatus {
     static func list(_ records: [TaskRecord], engine: RPCEngine, keys: Keys) -> JSONValue {
         var writer = JSONByteWriter(capacity: 64 + 400 * records.count)
         writer.beginArray()
+        let budget = AnswerBudget.current
         for index in records.indices {
             write(records[index], engine: engine, keys: keys, into: &writer)
+            // Past the request's budget the list stops; the dispatcher answers an error.
+            if let budget, !budget.fits(writer.bytes.count) { return .array([]) }
         }
         writer.endArray()
         return .encoded(writer.data)

@@ -26,17 +26,31 @@ public struct RPCDispatcher: Sendable {
     private let methods: [String: RPCMethod]
     let engine: RPCEngine
     private let secret: RPCSecret?
+    private let answerBytes: Int
 
-    /// `init(engine:secret:methods:)` makes a dispatcher over `methods` (aria2's table by
-    /// and Ferry's own by default); `secret` is required of TCP clients.
-    public init(engine: RPCEngine, secret: RPCSecret?, methods: [RPCMethod] = RPCDispatcher.methods) {
+    /// `init(engine:secret:methods:answerBytes:)` makes a dispatcher over `methods` (aria2's
+    /// table by and Ferry's own by default); `secret` is required of TCP clients. One request's
+    /// answer may be `answerBytes` long (`AnswerBudget.maximumBytes`, 64 MiB, by default).
+    public init(
+        engine: RPCEngine, secret: RPCSecret?, methods: [RPCMethod] = RPCDispatcher.methods,
+        answerBytes: Int = AnswerBudget.maximumBytes
+    ) {
         self.engine = engine
         self.secret = secret
+        self.answerBytes = answerBytes
         self.methods = Dictionary(methods.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// `answer(_:origin:)` answers one HTTP request body.
+    /// `answer(_:origin:)` answers one HTTP request body (or WebSocket message) within one
+    /// `AnswerBudget`: a call past it is answered with an error, and once it is spent the
+    /// remaining calls of a batch are not run.
     public func answer(_ body: Data, origin: RPCOrigin) async -> Answer {
+        await AnswerBudget.$current.withValue(AnswerBudget(bytes: answerBytes)) {
+            await answerWithinBudget(body, origin: origin)
+        }
+    }
+
+    private func answerWithinBudget(_ body: Data, origin: RPCOrigin) async -> Answer {
         var unauthorized = false
         let reply: JSONValue
         switch JSONValue.parse(body) {
@@ -94,12 +108,20 @@ public struct RPCDispatcher: Sendable {
         guard let method = methods[name] else { throw RPCError.methodNotFound(name) }
         let rest: [JSONValue]
         do {
-            rest = try authorize(method, params: params, origin: origin)
+            rest = try authorize(method, params: params, origin: origin, refusedBefore: unauthorized)
         } catch {
             unauthorized = true
             throw error
         }
-        return try await method.body(RPCCall(engine: engine, params: rest))
+        let budget = AnswerBudget.current
+        if let budget, budget.exceeded { throw AnswerBudget.exceededError(budget.limit) }
+        let result = try await method.body(RPCCall(engine: engine, params: rest))
+        if let budget {
+            let size: Int
+            if case .encoded(let data) = result { size = data.count } else { size = result.serialized().count }
+            guard !budget.exceeded, budget.charge(size) else { throw AnswerBudget.exceededError(budget.limit) }
+        }
+        return result
     }
 
     /// `multicall(_:origin:unauthorized:)` runs `[{methodName, params}, ...]`: each answer
@@ -134,9 +156,13 @@ public struct RPCDispatcher: Sendable {
         return .array(results)
     }
 
-    /// `authorize(_:params:origin:)` takes the `token:` parameter off and, for a TCP client,
-    /// checks it (in constant time).
-    private func authorize(_ method: RPCMethod, params: [JSONValue], origin: RPCOrigin) throws(RPCError) -> [JSONValue] {
+    /// `authorize(_:params:origin:refusedBefore:)` takes the `token:` parameter off and, for a
+    /// TCP client, checks it (in constant time). Once a token of a request was wrong
+    /// (`refusedBefore`), no later token of that request is checked: a batch of guesses is
+    /// one guess per delay, not thousands.
+    private func authorize(
+        _ method: RPCMethod, params: [JSONValue], origin: RPCOrigin, refusedBefore: Bool
+    ) throws(RPCError) -> [JSONValue] {
         var rest = params
         var token: String?
         if let first = params.first?.stringValue, first.hasPrefix("token:") {
@@ -144,7 +170,7 @@ public struct RPCDispatcher: Sendable {
             rest.removeFirst()
         }
         guard method.needsToken, origin == .network else { return rest }
-        guard let secret, let token, secret.matches(token: token) else { throw RPCError.unauthorized }
+        guard !refusedBefore, let secret, let token, secret.matches(token: token) else { throw RPCError.unauthorized }
         return rest
     }
 

@@ -63,7 +63,7 @@ final class StatusPages: Sendable {
         }
         let records = request.reversed ? Array((read ?? []).reversed()) : read ?? []
         let answer = DownloadStatus.list(records, engine: engine, keys: request.keys)
-        if cacheable, !records.contains(where: DownloadStatus.readsDisk) {
+        if cacheable, AnswerBudget.current?.exceeded != true, !records.contains(where: DownloadStatus.readsDisk) {
             pages.withLock { pages in
                 if pages.count >= StatusPages.capacity, pages[request] == nil {
                     pages.removeAll()
