@@ -28,6 +28,16 @@ import Testing
         #expect(sinkReply(result)["sha256"] as? String == Pattern.sha256Hex(count: 3 << 20, seed: 21))
         let logged = try server.requests(prefix: "/sink")
         #expect(logged.first?.header("Transfer-Encoding")?.lowercased() == "chunked")
+
+        // And sent with POST as well, neither carries a Content-Type nobody gave (curl -T
+        // sends none; libcurl alone would call a POST body a form).
+        let posted = try run(executable: try ferryExecutableURL().path,
+                             arguments: ["put", "-X", "POST", "-T", "-", server.url("/sink").absoluteString],
+                             environment: environment, stdin: Data("a=b".utf8), timeout: .seconds(60))
+        #expect(posted.exitStatus == 0, "\(posted.stderr)")
+        let both = try server.requests(prefix: "/sink")
+        #expect(both.map(\.method) == ["PUT", "POST"])
+        #expect(both.allSatisfy { $0.header("Content-Type") == nil }, "\(both.map(\.headers))")
     }
 
     @Test func aFIFOIsOpenedWithoutWaitingForItsWriter() throws {

@@ -27,6 +27,8 @@ final class EasyHandle {
     /// Every header of the request (session defaults, the request's, the delegate's), before
     /// the secrets are filtered for the hop's origin.
     private var requestHeaders = HTTPHeaders()
+    /// Whether libcurl's own `Content-Type` of a POST body is taken out (the request gives none).
+    private var removesContentType = false
     /// Redirects followed so far.
     private(set) var redirectCount = 0
     /// The TLS policy the current hop is evaluated by, and the rule that chose it; set by
@@ -169,6 +171,9 @@ final class EasyHandle {
             if method == .post {
                 set(CURLOPT_POST, 1)
                 _ = ccurl_easy_setopt_offset(raw, CURLOPT_POSTFIELDSIZE_LARGE, Int(stream.contentLength))
+                // libcurl would call a POST body a form (application/x-www-form-urlencoded): a
+                // raw body goes with the type the request gives, or none, as curl -T sends it.
+                removesContentType = !all.contains("Content-Type")
             } else {
                 set(CURLOPT_UPLOAD, 1)
                 _ = ccurl_easy_setopt_offset(raw, CURLOPT_INFILESIZE_LARGE, Int(stream.contentLength))
@@ -211,6 +216,7 @@ final class EasyHandle {
         for field in requestHeaders where trusted || !HTTPHeaders.isSecret(field.name) {
             headerList = curl_slist_append(headerList, Self.headerLine(field))
         }
+        if removesContentType { headerList = curl_slist_append(headerList, "Content-Type:") }
         _ = ccurl_easy_setopt_slist(raw, CURLOPT_HTTPHEADER, headerList)
         // The login, like the other secrets, only for its own origin.
         if let login = task.request.login, trusted {

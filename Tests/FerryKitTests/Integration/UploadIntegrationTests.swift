@@ -52,6 +52,29 @@ import Testing
         #expect(log.allSatisfy { !$0.bodyComplete })
     }
 
+    @Test func aRawPostBodyGoesWithTheTypeTheRequestGivesOrNone() async throws {
+        // Given a session and the fault server's echo.
+        let server = try FaultServer.start()
+        defer { server.stop() }
+        let session = SessionManager()
+        defer { session.invalidate() }
+        func echo(_ body: RequestBody, contentType: String? = nil) async throws -> [HeaderField] {
+            var request = Request(url: server.url("/echo"), method: .post)
+            if let contentType { request.headers["Content-Type"] = contentType }
+            let result = try await session.uploadTask(with: request, body: body).result
+            return try JSONDecoder().decode(EchoReply.self, from: result.data ?? Data()).headers
+        }
+
+        // When a raw body is sent with POST without a Content-Type, and one with its own.
+        let untyped = try await echo(.data(Data("raw bytes".utf8)))
+        let typed = try await echo(.data(Data("{}".utf8)), contentType: "application/json")
+
+        // Then the first carries none (libcurl's form type is not invented), the second
+        // exactly its own.
+        #expect(!untyped.contains { $0.name.lowercased() == "content-type" }, "\(untyped)")
+        #expect(typed.filter { $0.name.lowercased() == "content-type" }.map(\.value) == ["application/json"], "\(typed)")
+    }
+
     @Test func aZeroByteFileUploads() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
