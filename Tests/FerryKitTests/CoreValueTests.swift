@@ -183,6 +183,28 @@ import Testing
         #expect(!policy.shouldRetry(.cancelled, afterAttempt: 1))
     }
 
+    @Test func aRefusedConnectionGivesUpWithinAFewSecondsByDefault() {
+        // Given the default policy and a connection nobody accepts, while a 503 is retried the
+        // whole budget.
+        let policy = RetryPolicy()
+        let refused = FerryError.transport(.couldNotConnect(host: "127.0.0.1", port: 9, reason: "connection refused"))
+        let unavailable = FerryError.validation(.unacceptableStatus(503, reason: "", url: "", body: nil))
+
+        // When every retry waits its longest (no jitter taken off).
+        var waited = 0.0
+        var attempt = 1
+        while policy.shouldRetry(refused, afterAttempt: attempt) {
+            waited += policy.delay(afterAttempt: attempt, random: { 0 })
+            attempt += 1
+        }
+
+        // Then it gives up after three attempts and 3 s of waiting, within the 5 s asked for.
+        #expect(attempt == 3 && waited == 3)
+        #expect(waited <= 5)
+        #expect(policy.shouldRetry(unavailable, afterAttempt: RetryPolicy.defaultRetryLimit))
+        #expect(!RetryPolicy(retryLimit: 1).shouldRetry(refused, afterAttempt: 2))
+    }
+
     @Test func delaysGrowExponentiallyAreCappedAndJittered() {
         let policy = RetryPolicy(baseDelay: 1, maximumDelay: 10, jitter: 0.5)
         #expect(policy.delay(afterAttempt: 1, random: { 0 }) == 1)
