@@ -50,8 +50,11 @@ struct GetCommand: AsyncParsableCommand {
         if options.output != nil && urls.count > 1 {
             inputErrors.append(.input(.invalidOption("-o/--output names one file: give one URL with it, or use -d DIR")))
         }
-        if let output = options.output, SafeFileName.check(requestedName: output) != nil {
-            inputErrors.append(.input(.invalidOption("-o/--output takes a plain file name (no '/', no leading dot, no control characters); use -d for the directory")))
+        var outputPath: OutputPath?
+        do throws(FerryError) {
+            outputPath = try options.output.map { text throws(FerryError) in try OutputPath.parse(text) }
+        } catch {
+            inputErrors.append(error)
         }
         let environment = ProcessInfo.processInfo.environment
         var trustManager: ServerTrustManager?
@@ -98,9 +101,15 @@ struct GetCommand: AsyncParsableCommand {
 
         connection.warnIfInsecure()
         TrustRuleOptions.warnIfInsecure(trustManager)
-        let directory = try DownloadDirectory.prepareForCommand(options.dir)
+        if outputPath == .standardOutput, let url = parsed.first {
+            try await standardOutputDownload(url, headers: headers, rate: rate, lowSpeed: lowSpeed, connection: connection,
+                                             trustManager: trustManager)
+        }
+        let directory = try DownloadDirectory.prepareForCommand(outputPath?.directoryArgument(dir: options.dir) ?? options.dir)
+        var requestOptions = options
+        requestOptions.output = outputPath?.name
 
-        let request = GetRequest(urls: parsed, directory: directory, options: options, headers: headers, rate: rate, checksum: checksum,
+        let request = GetRequest(urls: parsed, directory: directory, options: requestOptions, headers: headers, rate: rate, checksum: checksum,
                                  connection: connection.settings)
         let journal: DownloadJournal
         do throws(QueueError) {
