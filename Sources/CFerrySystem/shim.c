@@ -27,7 +27,7 @@ int csystem_set_thread_name(const char *name) {
 }
 
 int csystem_open_unnamed(const char *directory, unsigned int mode) {
-    return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+    return open(directory, O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)mode);
 }
 
 /* 1 while linkat(AT_EMPTY_PATH) may name the caller's own unnamed files (Linux 6.10 and

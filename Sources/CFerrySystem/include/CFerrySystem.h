@@ -17,7 +17,7 @@ int csystem_sync_file_system(int fd);
 /* Names the calling thread for the kernel (at most 15 bytes are kept); returns 0 or an errno. */
 int csystem_set_thread_name(const char *name);
 
-/* Creates an unnamed file for writing in the directory at path (O_TMPFILE), with mode (the
+/* Creates an unnamed file for reading and writing (a checksum re-reads it) in the directory at path (O_TMPFILE), with mode (the
    umask applies); returns the descriptor or -1 with errno (EOPNOTSUPP, EISDIR or EINVAL where
    the file system cannot). The file disappears on close unless it was given a name. */
 int csystem_open_unnamed(const char *directory, unsigned int mode);

@@ -32,7 +32,8 @@ public final class PartialFile {
     /// Bytes written between two asynchronous write-back starts, `8 MiB`.
     static let writeBackChunk: Int64 = 8 << 20
 
-    /// Creates a new, empty partial file with `O_EXCL|O_NOFOLLOW`, mode 0600.
+    /// Creates a new, empty partial file with `O_RDWR|O_EXCL|O_NOFOLLOW`, mode 0600; read and
+    /// write, as a checksum over segments written at chosen offsets re-reads the file.
     ///
     /// A leftover file of that name is removed first (a planted symlink is removed, never
     /// followed) only when it is `owner`'s (see `PartOwnership`); another's is left alone and
@@ -43,7 +44,7 @@ public final class PartialFile {
 
     /// ``create(at:owner:)`` for a path.
     public static func create(atPath path: String, owner: CommitMark? = nil) throws(FerryError) -> PartialFile {
-        var fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        var fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 && errno == EEXIST {
             if let owner, !PartOwnership.of(path, owner: owner).isUsable(adoptingUnmarked: false) {
                 throw .file(.alreadyExists(path))
@@ -51,7 +52,7 @@ public final class PartialFile {
             guard unlink(path) == 0 || errno == ENOENT else {
                 throw .file(.from(errno: errno, path: path, operation: "replace"))
             }
-            fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard fd >= 0 else { throw .file(.from(errno: errno, path: path, operation: "create")) }
         // Best effort: where the file system keeps no attributes, nobody's .part has a mark.
