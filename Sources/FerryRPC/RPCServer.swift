@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
@@ -14,16 +15,46 @@ public struct RPCServer: Sendable {
     /// `unauthorizedDelay` is how long a wrong token waits for its answer (aria2: 1 s).
     public static let unauthorizedDelay: Duration = .seconds(1)
 
+    /// `Limits` bound what clients may hold: connections per endpoint and how long a
+    /// connection may sit idle (or dribble its headers) before it is closed.
+    public struct Limits: Sendable {
+        /// `idleTimeout` closes a connection that sends nothing for this long, 30 s by
+        /// default, as aria2 does.
+        public var idleTimeout: Duration
+        /// `tcpConnections` is how many connections one TCP endpoint holds at once, 256 by
+        /// default; more are closed as they arrive.
+        public var tcpConnections: Int
+        /// `localConnections` is the cap of `control.sock`, 64 by default; kept apart so a
+        /// TCP flood never starves the CLI and the UI.
+        public var localConnections: Int
+        /// `webSocketFrameSize` is the largest WebSocket frame read, 1 MiB (a request's
+        /// limit, `RPCDispatcher.maximumRequestSize`).
+        public var webSocketFrameSize: Int
+
+        /// `init(idleTimeout:tcpConnections:localConnections:webSocketFrameSize:)` makes limits.
+        public init(
+            idleTimeout: Duration = .seconds(30), tcpConnections: Int = 256, localConnections: Int = 64,
+            webSocketFrameSize: Int = RPCDispatcher.maximumRequestSize
+        ) {
+            self.idleTimeout = idleTimeout
+            self.tcpConnections = tcpConnections
+            self.localConnections = localConnections
+            self.webSocketFrameSize = webSocketFrameSize
+        }
+    }
+
     private let dispatcher: RPCDispatcher
     private let allowOriginAll: Bool
+    private let limits: Limits
 
     /// `init(dispatcher:allowOriginAll:)` makes a server answering with `dispatcher`. With
     /// `allowOriginAll` (`--rpc-allow-origin-all`) every answer carries
     /// `Access-Control-Allow-Origin: *` and CORS preflights are answered, so a web page
-    /// (AriaNg) may call it; `false` by default, as in aria2.
-    public init(dispatcher: RPCDispatcher, allowOriginAll: Bool = false) {
+    /// (AriaNg) may call it; `false` by default, as in aria2. `limits` are `Limits()` by default.
+    public init(dispatcher: RPCDispatcher, allowOriginAll: Bool = false, limits: Limits = Limits()) {
         self.dispatcher = dispatcher
         self.allowOriginAll = allowOriginAll
+        self.limits = limits
     }
 
     /// `run(on:onListening:onFailure:)` listens on every endpoint until the calling task is
@@ -81,21 +112,36 @@ public struct RPCServer: Sendable {
             return RPCServer.response(answer.body, status: .ok)
         }
         let address: BindAddress
+        let cap: ConnectionCap
         switch endpoint.address {
         case .unixSocket(let path):
             unlink(path)
             address = .unixDomainSocket(path: path)
+            cap = ConnectionCap(limit: limits.localConnections)
         case .tcp(let host, let port):
             address = .hostname(host, port: port)
+            cap = ConnectionCap(limit: limits.tcpConnections)
+        }
+        let (seconds, attoseconds) = limits.idleTimeout.components
+        let idle = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: idle),
+            ws: WebSocketServerConfiguration(maxFrameSize: limits.webSocketFrameSize)
+        )
+        let server = HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { request, _, _ in
+                    guard request.path?.split(separator: "?").first == "/jsonrpc" else { return .dontUpgrade }
+                    return .upgrade([:]) { inbound, outbound, _ in
+                        try await RPCWebSocket.serve(inbound: inbound, outbound: outbound, dispatcher: dispatcher, origin: origin)
+                    }
+                },
+                cap: cap, headerTimeout: idle
+            )
         }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade { request, _, _ in
-                guard request.path?.split(separator: "?").first == "/jsonrpc" else { return .dontUpgrade }
-                return .upgrade([:]) { inbound, outbound, _ in
-                    try await RPCWebSocket.serve(inbound: inbound, outbound: outbound, dispatcher: dispatcher, origin: origin)
-                }
-            },
+            server: server,
             configuration: ApplicationConfiguration(address: address, serverName: nil),
             onServerRunning: { _ in
                 if case .unixSocket(let path) = endpoint.address {
