@@ -230,6 +230,10 @@ protocol GetTaskStore {
     func adopt(_ options: TaskOptions, of record: TaskRecord) async throws
     /// `adopt(_:of:)` gives a requeued download this run's trust, login, proxy and cookie settings.
     func adopt(_ connection: ConnectionSettings, of record: TaskRecord) async throws
+    /// `adopt(_:of:)` gives a requeued download this run's checksum, or none.
+    func adopt(_ checksum: Checksum?, of record: TaskRecord) async throws
+    /// `forget(_:)` removes a finished download this run queued again (its file changed).
+    func forget(_ record: TaskRecord) async throws
 }
 
 extension DownloadJournal: GetTaskStore {}
@@ -257,11 +261,13 @@ struct GetPlan {
         for url in request.urls {
             let name = options.output
             if let record = finished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }),
-               let path = DownloadJournal.savedFile(of: record) {
+               let path = SavedFileCheck.path(of: record, checksum: expected) {
                 used.insert(record.id)
                 plan.alreadySaved.append(path)
                 continue
             }
+            // A finished download whose file changed is fetched again; its old row goes.
+            let changed = finished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) })
             let entry: DownloadJournal.Entry
             // The name its progress line shows: the one it writes when known, else the one asked for.
             var shownName = name ?? SafeFileName.fromURL(url)
@@ -271,6 +277,7 @@ struct GetPlan {
                 try await store.adopt(TaskOptions(connections: options.connections,
                                                   minSplitSize: (try? options.parsedSegmentation())?.minSplitSize), of: record)
                 try await store.adopt(request.connection, of: record)
+                try await store.adopt(expected, of: record)
                 if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
                 let spec = TaskSpec(
@@ -282,6 +289,10 @@ struct GetPlan {
                     connection: request.connection
                 )
                 entry = try await store.insert(spec)
+            }
+            if let changed {
+                used.insert(changed.id)
+                try await store.forget(changed)
             }
             used.insert(entry.id)
             plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url), name: shownName)

@@ -57,4 +57,101 @@ import Testing
         #expect(try Data(contentsOf: f.saved) == f.bytes)
         #expect(!FileManager.default.fileExists(atPath: f.out.file("five.bin.part").path))
     }
+
+    /// The rows `ferry list` shows for five.bin.
+    static func rows(_ f: Fixture) throws -> [Substring] {
+        let listed = try runFerry(["list"], stateDirectory: f.state.url)
+        return listed.stdout.split(separator: "\n").filter { $0.contains("five.bin") }
+    }
+
+    // Items 2 and 17: a wrong checksum stays with the run that gave it; a rerun without a
+    // checksum, or with the right one, takes its own and reuses the same row.
+    @Test(arguments: cases)
+    func aWrongChecksumDoesNotOutliveItsRun(_ connections: Int, _ algorithm: Algorithm) throws {
+        let f = try Fixture(size: 300_000)
+        defer { f.remove() }
+        let wrong = f.checksum(algorithm, of: Data("other".utf8))
+        let wrongHex = String(wrong.split(separator: "=")[1])
+
+        // Given a run with a wrong checksum, which fails with status 3.
+        let failed = try f.get(["-x", "\(connections)", "--min-split-size", "1M", "--checksum", wrong])
+        #expect(failed.exitStatus == 3, "\(failed.stderr)")
+        #expect(failed.stderr.contains(wrongHex), "\(failed.stderr)")
+
+        // When the same command runs without a checksum, then (fresh) with the right one.
+        let without = try f.get(["-x", "\(connections)", "--min-split-size", "1M"])
+
+        // Then it succeeds, never naming the earlier value, with one row in the list.
+        #expect(without.exitStatus == 0, "\(without.stderr)")
+        #expect(!without.stderr.contains(wrongHex), "\(without.stderr)")
+        #expect(try Data(contentsOf: f.saved) == f.bytes)
+        let rowsf = try Self.rows(f)
+        #expect(rowsf.count == 1, "\(rowsf)")
+
+        let g = try Fixture(size: 300_000)
+        defer { g.remove() }
+        let again = try g.get(["-x", "\(connections)", "--min-split-size", "1M", "--checksum", g.checksum(algorithm, of: Data("other".utf8))])
+        #expect(again.exitStatus == 3, "\(again.stderr)")
+        let right = try g.get(["-x", "\(connections)", "--min-split-size", "1M", "--checksum", g.checksum(algorithm)])
+        #expect(right.exitStatus == 0, "\(right.stderr)")
+        #expect(!right.stderr.contains(wrongHex), "\(right.stderr)")
+        #expect(try Data(contentsOf: g.saved) == g.bytes)
+        let rowsg = try Self.rows(g)
+        #expect(rowsg.count == 1, "\(rowsg)")
+    }
+
+    enum Change: String, CaseIterable, Sendable { case replaced, truncated, deleted }
+
+    // Item 3: "already saved" only for the file Ferry wrote; a changed one is fetched again
+    // (beside it, NAME.1.ext, when it is still there), and a checksum is checked on the file.
+    @Test(arguments: [Change.replaced, .truncated, .deleted], [1, 4])
+    func aChangedFileIsNotAlreadySaved(_ change: Change, _ connections: Int) throws {
+        let f = try Fixture(size: 300_000)
+        defer { f.remove() }
+        let options = ["-x", "\(connections)", "--min-split-size", "100K"]
+        // Given a finished download.
+        let first = try f.get(options + ["--checksum", f.checksum(.sha256)])
+        #expect(first.exitStatus == 0, "\(first.stderr)")
+
+        // When its file is changed on disk and the same command runs again.
+        switch change {
+        case .replaced: try Data(repeating: 0x5A, count: f.bytes.count).write(to: f.saved)
+        case .truncated: try f.bytes.prefix(1_000).write(to: f.saved)
+        case .deleted: try FileManager.default.removeItem(at: f.saved)
+        }
+        let changed = (try? Data(contentsOf: f.saved)) ?? Data()
+        let again = try f.get(options + ["--checksum", f.checksum(.md5)])
+
+        // Then it downloads again: into five.bin when it was deleted, else beside the other file.
+        #expect(again.exitStatus == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("already saved"), "\(again.stderr)")
+        if change == .deleted {
+            #expect(try Data(contentsOf: f.saved) == f.bytes)
+        } else {
+            #expect(try Data(contentsOf: f.saved) == changed, "a file Ferry did not write is never overwritten")
+            #expect(try Data(contentsOf: f.out.file("five.1.bin")) == f.bytes)
+        }
+        let rowsf = try Self.rows(f)
+        #expect(rowsf.count == 1, "\(rowsf)")
+    }
+
+    // Item 3: a checksum is verified against the saved file before "already saved".
+    @Test(arguments: cases)
+    func alreadySavedChecksTheGivenChecksum(_ connections: Int, _ algorithm: Algorithm) throws {
+        let f = try Fixture(size: 300_000)
+        defer { f.remove() }
+        let options = ["-x", "\(connections)", "--min-split-size", "100K"]
+        #expect(try f.get(options).exitStatus == 0)
+
+        // The right checksum: already saved, nothing fetched.
+        let right = try f.get(options + ["--checksum", f.checksum(algorithm)])
+        #expect(right.exitStatus == 0, "\(right.stderr)")
+        #expect(right.stderr.contains("already saved"), "\(right.stderr)")
+
+        // A wrong one: never exit 0, never "already saved".
+        let wrong = try f.get(options + ["--checksum", f.checksum(algorithm, of: Data("other".utf8))])
+        #expect(wrong.exitStatus == 3, "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("already saved"), "\(wrong.stderr)")
+        #expect(try Data(contentsOf: f.saved) == f.bytes)
+    }
 }

@@ -1,0 +1,56 @@
+import FerryKit
+import FerryQueue
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// `SavedFileCheck` tells whether a finished download's file is still the one Ferry wrote,
+/// so that a rerun may say "already saved": a regular file at the final path, of the length
+/// the journal recorded, not modified after the task finished, and matching this command's
+/// checksum when one is given (hashed from the file on disk, never taken from the journal).
+enum SavedFileCheck {
+    /// Modification times this much after the recorded finish still count as Ferry's own
+    /// (the journal keeps milliseconds, rounded).
+    static let slack: TimeInterval = 0.002
+
+    /// `path(of:checksum:)` is the saved file of `record` when it is still Ferry's and
+    /// matches `checksum` (`nil`: none given); else `nil`, and the download runs again.
+    static func path(of record: TaskRecord, checksum: Checksum?) -> String? {
+        var status = stat()
+        guard let path = record.finalPath, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        let length = record.resume.totalLength ?? record.resume.durableOffset
+        guard Int64(status.st_size) == length else { return nil }
+        if let finished = record.finishedAt {
+            let modified = TimeInterval(status.st_mtim.tv_sec) + TimeInterval(status.st_mtim.tv_nsec) / 1e9
+            guard modified <= finished.timeIntervalSince1970 + slack else { return nil }
+        }
+        if let checksum {
+            guard let actual = hex(of: path, algorithm: checksum.algorithm), actual == checksum.hex else { return nil }
+        }
+        return path
+    }
+
+    /// `hex(of:algorithm:)` is the digest of the file at `path`, read in 1 MiB pieces; `nil`
+    /// when it cannot be read.
+    static func hex(of path: String, algorithm: Checksum.Algorithm) -> String? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var hasher = ChecksumHasher(algorithm: algorithm)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer.baseAddress, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+        }
+        return hasher.finalizeHex()
+    }
+}
