@@ -15,7 +15,8 @@ struct AddCommand: AsyncParsableCommand {
         TAB-separated mirror URIs per file, then indented key=value options with aria2's names \
         (out, dir, header, checksum, pause, max-download-limit, split, max-tries, user-agent, \
         referer, check-certificate, ca-certificate, certificate, private-key, http-user, \
-        http-passwd, all-proxy, no-proxy, load-cookies, save-cookies, ...; see docs/USAGE.md). \
+        http-passwd, all-proxy, no-proxy, load-cookies, save-cookies, ...; see the guide, \
+        USAGE.md, installed in share/doc/ferry). ferry get -i FILE downloads such a list now. \
         Options given here apply to every entry that does not set its own.
         TLS options, logins, cookies and proxies are kept with each task (the password in the \
         journal only, never shown) and used by whichever engine runs it. A bad line is reported with its number and only its entry is \
@@ -63,6 +64,9 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: .customLong("min-split-size"), help: ArgumentHelp("Split no range with less than twice SIZE left, e.g. 1M. Default: 1M.", valueName: "SIZE"))
     var minSplitSize: String?
 
+    @Flag(name: [.short, .long], help: "Print errors only: no line per added task, no \"added N tasks\" summary.")
+    var quiet = false
+
     @Flag(help: "The URLs are mirrors of one file.")
     var mirrors = false
 
@@ -91,6 +95,7 @@ struct AddCommand: AsyncParsableCommand {
     @OptionGroup var state: StateOptions
 
     func run() async throws {
+        Console.quiet = quiet
         if inputFile != nil && (!urls.isEmpty || put) {
             Console.error("give URLs or -i FILE, not both")
             throw ExitStatus.usage
@@ -120,7 +125,7 @@ struct AddCommand: AsyncParsableCommand {
         var sink = try TaskSink.open(state)
         defer { sink.close() }
         let ids = try await sink.insert(tasks)
-        for (id, task) in zip(ids, tasks) {
+        for (id, task) in zip(ids, tasks) where !quiet {
             Console.output("#\(id) \(task.startsPaused ? "paused" : "queued") \(task.spec.urls.map(\.masked.displayable).joined(separator: " "))")
         }
     }
@@ -262,6 +267,7 @@ struct AddCommand: AsyncParsableCommand {
         }
         var ids = ""
         if let firstID, let lastID { ids = firstID == lastID ? " (#\(firstID))" : " (#\(firstID) to #\(lastID))" }
+        guard !quiet || skipped > 0 else { return }
         Console.error("added \(added) task\(added == 1 ? "" : "s")\(ids) from \(shownPath)\(skipped > 0 ? "; \(skipped) entr\(skipped == 1 ? "y" : "ies") skipped" : "")")
         if skipped > 0 { throw ExitStatus.usage }
     }

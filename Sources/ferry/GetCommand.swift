@@ -8,14 +8,17 @@ struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Download URLs now, headless; progress on stderr.",
-        discussion: "The file name comes from the URL path unless -o is given. An existing file is never replaced without --overwrite: the new one is saved as NAME.1.EXT, NAME.2.EXT, ... Bytes go to NAME.part first. An interrupted download (Ctrl-C, a lost connection, a crash) resumes when the same command is run again."
+        discussion: "The file name comes from the URL path unless -o is given. An existing file is never replaced without --overwrite: the new one is saved as NAME.1.EXT, NAME.2.EXT, ... Bytes go to NAME.part first. An interrupted download (Ctrl-C, a lost connection, a crash) resumes when the same command is run again. -o - writes the one URL's body to stdout (ferry get URL -o - | tar x). -i FILE downloads a list in aria2's input-file format, as ferry add -i reads it."
     )
 
     /// The environment variable that sets the checkpoint interval in seconds (`0` turns periodic checkpoints off; for benchmarks).
     static let checkpointIntervalVariable = "FERRY_CHECKPOINT_INTERVAL"
 
     @Argument(help: "The http or https URLs to download.")
-    var urls: [String]
+    var urls: [String] = []
+
+    @Option(name: [.short, .customLong("input-file")], help: ArgumentHelp("Download the list in FILE too: aria2's input-file format, as ferry add -i reads it ('-' for stdin, gzip accepted); entries' own out=, dir=, checksum=, ... apply.", valueName: "FILE"))
+    var inputFile: String?
 
     @OptionGroup var options: DownloadOptions
 
@@ -46,6 +49,12 @@ struct GetCommand: AsyncParsableCommand {
             _ = try options.parsedSegmentation()
         } catch {
             inputErrors.append(error)
+        }
+        if inputFile == nil && urls.isEmpty {
+            inputErrors.append(.input(.invalidOption("nothing to download: give URLs or -i FILE")))
+        }
+        if inputFile != nil && (options.output != nil || options.checksum != nil) {
+            inputErrors.append(.input(.invalidOption("-o and --checksum name one file: with -i, give out= and checksum= in the list")))
         }
         if options.output != nil && urls.count > 1 {
             inputErrors.append(.input(.invalidOption("-o/--output names one file: give one URL with it, or use -d DIR")))
@@ -109,8 +118,13 @@ struct GetCommand: AsyncParsableCommand {
         var requestOptions = options
         requestOptions.output = outputPath?.name
 
-        let request = GetRequest(urls: parsed, directory: directory, options: requestOptions, headers: headers, rate: rate, checksum: checksum,
+        var request = GetRequest(urls: parsed, directory: directory, options: requestOptions, headers: headers, rate: rate, checksum: checksum,
                                  connection: connection.settings)
+        var listedSkipped = 0
+        if let inputFile {
+            (request.listed, listedSkipped) = try listedTasks(from: inputFile, directory: directory, headers: headers, rate: rate,
+                                                              checksum: checksum, connection: connection.settings)
+        }
         let journal: DownloadJournal
         do throws(QueueError) {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
@@ -200,7 +214,8 @@ struct GetCommand: AsyncParsableCommand {
             Console.error(journalError.description)
             throw ExitStatus.localFile
         }
-        throw ExitStatus(code: summary.exitStatus)
+        // A skipped line of -i FILE makes a run whose downloads all succeeded a usage error.
+        throw ExitStatus(code: summary.exitStatus == 0 && listedSkipped > 0 ? ExitStatus.usage.code : summary.exitStatus)
     }
 }
 
@@ -214,6 +229,8 @@ struct GetRequest {
     var checksum: ExpectedChecksum?
     /// `connection` are the trust, login, proxy and cookie settings kept with each download.
     var connection: ConnectionSettings
+    /// `listed` are the downloads of `-i FILE`, their options merged; none by default.
+    var listed: [NewTask] = []
 }
 
 /// `GetTaskStore` is where `ferry get` records its downloads: its own journal under the
@@ -297,6 +314,7 @@ struct GetPlan {
             used.insert(entry.id)
             plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url), name: shownName)
         }
+        try await plan.addListed(request.listed, request: request, store: store, finished: finished, unfinished: unfinished, used: &used)
         return plan
     }
 

@@ -57,10 +57,14 @@ struct PutCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Print the request and response heads on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
     var verbose = false
 
+    @Flag(name: [.short, .long], help: "Print errors only: no progress; the reply is still printed on stdout.")
+    var quiet = false
+
     @Flag(help: "Show the reply for people: JSON pretty-printed, XML and text as text, images as their size and type. Without it the reply is printed as received.")
     var pretty = false
 
     func run() async throws {
+        Console.quiet = quiet
         if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
             Console.error("invalid method \"\(method)\"")
             throw ExitStatus.usage

@@ -34,9 +34,13 @@ struct ResumeCommand: AsyncParsableCommand {
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
+    @Flag(name: [.short, .long], help: "Print errors only: no progress, no \"saved\" lines.")
+    var quiet = false
+
     @OptionGroup var state: StateOptions
 
     func run() async throws {
+        Console.quiet = quiet
         let trustManager = try trustRules.checkedManager(environment: ProcessInfo.processInfo.environment)
         let ids = try selection.parsed(requireSome: false)
         let stateDirectory = try QueueAccess.directory(state)

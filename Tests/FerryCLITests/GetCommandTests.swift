@@ -83,7 +83,8 @@ import Testing
             (["get", "-H", "no colon", "http://127.0.0.1/"], "invalid header"),
             (["get", "-o", "a", "http://127.0.0.1/1", "http://127.0.0.1/2"], "-o/--output names one file"),
             (["get", "--bogus-flag", "http://127.0.0.1/"], "bogus-flag"),
-            (["get"], "Missing expected argument"),
+            (["get"], "nothing to download: give URLs or -i FILE"),
+            (["get", "-o", "-", "http://127.0.0.1/1", "http://127.0.0.1/2"], "-o/--output names one file"),
         ]
         for (arguments, message) in cases {
             let result = try ferry(arguments + ["-d", out.path])

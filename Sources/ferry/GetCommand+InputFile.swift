@@ -1,0 +1,102 @@
+import FerryKit
+import FerryQueue
+import Foundation
+
+extension GetCommand {
+    /// `listedTasks(from:...)` reads `-i FILE` (aria2's input-file format, as `ferry add -i`
+    /// reads it; `-` for standard input) into the downloads of this run: this command's
+    /// options apply to the entries that do not set their own. A bad line is reported with
+    /// its number and only its entry is skipped; `skipped` counts them (status 2 at the end).
+    func listedTasks(from path: String, directory: URL, headers: HTTPHeaders, rate: Int64?, checksum: ExpectedChecksum?,
+                     connection: ConnectionSettings) throws -> (tasks: [NewTask], skipped: Int) {
+        var defaults: BatchDefaults
+        do {
+            let fields = try headers.map { field throws(QueueError) in try HeaderField(name: field.name, value: field.value) }
+            let digest = try checksum.map { value throws(QueueError) in try Checksum(parsing: value.description) }
+            defaults = BatchDefaults(directory: directory.path, headers: fields, checksum: digest, maxDownloadLimit: rate,
+                                     retries: options.retries, overwrite: options.overwrite,
+                                     useContentDisposition: options.contentDisposition)
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus.usage
+        }
+        defaults.connections = options.connections
+        defaults.minSplitSize = (try? options.parsedSegmentation())?.minSplitSize
+        defaults.connection = connection
+        let shownPath = path == "-" ? "stdin" : path
+        let reader: BatchInputReader
+        do {
+            reader = try BatchInputReader.open(path: path, standardInput: FileHandle.standardInput, defaults: defaults)
+        } catch {
+            Console.error(error.description)
+            throw ExitStatus.usage
+        }
+        var tasks: [NewTask] = []
+        var skipped = 0
+        var directories = DirectoryChecks()
+        var pausedLines: [Int] = []
+        do {
+            while let item = try reader.next() {
+                switch item {
+                case .error(let error):
+                    skipped += 1
+                    Console.error("\(shownPath): \(error.description)")
+                case .warning(let warning):
+                    Console.error("\(shownPath): \(warning.description)")
+                case .entry(let entry):
+                    var task = entry.task
+                    if let problem = directories.prepare(&task.spec.destinationDirectory) {
+                        skipped += 1
+                        Console.error("\(shownPath): line \(entry.line): \(problem); the entry was skipped")
+                        continue
+                    }
+                    if task.startsPaused { pausedLines.append(entry.line) }
+                    task.startsPaused = false
+                    tasks.append(task)
+                }
+            }
+        } catch {
+            Console.error("\(shownPath): \(error.description)")
+            throw ExitStatus.usage
+        }
+        if !pausedLines.isEmpty {
+            Console.error("\(shownPath): pause=true is for ferry add; ferry get downloads those entries now (line \(pausedLines.prefix(5).map(String.init).joined(separator: ", "))\(pausedLines.count > 5 ? ", ..." : ""))")
+        }
+        return (tasks, skipped)
+    }
+}
+
+extension GetPlan {
+    /// `addListed(_:request:store:finished:unfinished:used:)` plans the entries of `-i FILE` as
+    /// `make` plans URLs: an entry an earlier run of the same command saved is not fetched
+    /// again, an unfinished one continues, any other is recorded anew.
+    mutating func addListed(_ tasks: [NewTask], request: GetRequest, store: some GetTaskStore, finished: [TaskRecord],
+                            unfinished: [TaskRecord], used: inout Set<TaskID>) async throws {
+        for task in tasks {
+            let spec = task.spec
+            guard let first = spec.urls.first, let url = URL(string: first.string) else { continue }
+            let directory = URL(fileURLWithPath: spec.destinationDirectory ?? request.directory.path, isDirectory: true)
+            let name = spec.requestedName
+            func same(_ record: TaskRecord) -> Bool {
+                !used.contains(record.id) && DownloadJournal.matches(record, url: url, directory: directory, name: name)
+            }
+            if spec.urls.count == 1, let record = finished.first(where: same), let path = DownloadJournal.savedFile(of: record) {
+                used.insert(record.id)
+                alreadySaved.append(path)
+                continue
+            }
+            var shownName = name ?? SafeFileName.fromURL(url)
+            let entry: DownloadJournal.Entry
+            if spec.urls.count == 1, let record = unfinished.first(where: same) {
+                if let fileName = record.fileName { shownName = fileName }
+                entry = try await store.requeue(record, speedCap: spec.options.maxDownloadLimit)
+                try await store.adopt(spec.connection, of: record)
+                if entry.resumesAt > 0 { resuming.append((url, entry.resumesAt)) }
+            } else {
+                entry = try await store.insert(spec)
+            }
+            used.insert(entry.id)
+            jobs[entry.id] = Reporter.Job(index: jobs.count, label: URLMasking.mask(url), name: shownName)
+        }
+    }
+}
