@@ -38,6 +38,10 @@ enum FerryMain {
             Console.error(error.description)
             Foundation.exit(ExitStatus.usage.code)
         }
+        if let message = CommandSuggestion.unknownCommand(in: arguments) {
+            Console.error(message)
+            Foundation.exit(ExitStatus.usage.code)
+        }
         do {
             var command = try FerryCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -49,7 +53,11 @@ enum FerryMain {
             Foundation.exit(exit.code)
         } catch {
             let code = FerryCommand.exitCode(for: error)
-            let message = FerryCommand.fullMessage(for: error)
+            var message = FerryCommand.fullMessage(for: error)
+            if let hint = CommandSuggestion.unknownOption(message, arguments: arguments),
+               let end = message.firstIndex(of: "\n") {
+                message.insert(contentsOf: ". " + hint, at: end)
+            }
             if code == .success {
                 print(message)
                 Foundation.exit(0)
