@@ -24,6 +24,10 @@ public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         case cannotCreate(path: String, errno: Int32)
         /// `cannotSetPermissions` means `chmod` to 0700 failed with the given `errno`.
         case cannotSetPermissions(path: String, errno: Int32)
+        /// `notOwned` means the directory, or a file in it, belongs to another user (`owner`):
+        /// that user could read or replace the journal and `control.sock`, so it is refused,
+        /// as ssh refuses such a `~/.ssh`.
+        case notOwned(path: String, owner: UInt32)
     }
 
     /// `LockReason` says why the engine lock could not be taken.
@@ -122,6 +126,9 @@ extension QueueError.StateDirectoryReason {
             return "cannot create state directory \(path): \(systemMessage(code))"
         case .cannotSetPermissions(let path, let code):
             return "cannot restrict state directory \(path) to its owner: \(systemMessage(code))"
+        case .notOwned(let path, let owner):
+            return "refusing \(path): it is owned by uid \(owner), not by uid \(geteuid()) who runs ferry; "
+                + "another user could read or replace the journal and control.sock (use a directory you own)"
         }
     }
 }

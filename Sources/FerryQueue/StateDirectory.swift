@@ -58,7 +58,8 @@ public struct StateDirectory: Sendable, Hashable {
     /// `init(creatingAt:)` creates `path` and any missing parents with mode 0700, and removes
     /// group and other permissions from an existing directory owned by this user.
     ///
-    /// A directory owned by someone else is used as it is.
+    /// A directory owned by someone else (a `/tmp/...` made first by another user), or holding
+    /// a journal or lock file of someone else, is refused with `.notOwned`, as ssh does.
     public init(creatingAt path: String) throws(QueueError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -84,7 +85,18 @@ public struct StateDirectory: Sendable, Hashable {
         guard let status = SystemCall.fileStatus(path) else {
             throw .stateDirectory(.cannotCreate(path: path, errno: errno))
         }
-        if status.st_uid == geteuid(), status.st_mode & 0o077 != 0 {
+        guard status.st_uid == geteuid() else {
+            throw .stateDirectory(.notOwned(path: path, owner: status.st_uid))
+        }
+        // The files the engine trusts must be this user's too (a file made in the directory
+        // before it was ours, or by root for another user).
+        for name in [StateDirectory.journalFileName, StateDirectory.lockFileName] {
+            let file = StateDirectory.join(path, name)
+            if let fileStatus = SystemCall.fileStatus(file), fileStatus.st_uid != geteuid() {
+                throw .stateDirectory(.notOwned(path: file, owner: fileStatus.st_uid))
+            }
+        }
+        if status.st_mode & 0o077 != 0 {
             if chmod(path, status.st_mode & 0o700) != 0 {
                 throw .stateDirectory(.cannotSetPermissions(path: path, errno: errno))
             }
