@@ -3,13 +3,14 @@ import FerryQueue
 import FerryRPC
 
 /// `BandwidthOptions` are the speed budgets of every command that runs transfers (`get`,
-/// `resume`, `daemon`, the terminal UI): shared by all running transfers, kept in the journal
-/// for the next runs, changed live with `ferry limit`.
+/// `resume`, `daemon`, the terminal UI): shared by all running transfers. On `get` and `resume`
+/// they apply to that run only (curl's model); the daemon and the terminal UI keep them in the
+/// journal for the next runs, as `ferry limit` does.
 struct BandwidthOptions: ParsableArguments {
-    @Option(name: .customLong("overall-limit"), help: ArgumentHelp("Download speed of all transfers together, shared fairly among them, for example 500K or 2M (1024-based); 0 or off for none. Kept for the next runs; change it live with `ferry limit`.", valueName: "RATE"))
+    @Option(name: .customLong("overall-limit"), help: ArgumentHelp("Download speed of all transfers together, shared fairly among them, for example 500K or 2M (1024-based); 0 or off for none. On get and resume for this run only; `ferry limit` keeps one for the next runs and changes it live.", valueName: "RATE"))
     var overallLimit: String?
 
-    @Option(name: .customLong("overall-upload-limit"), help: ArgumentHelp("Upload speed of all transfers together, as --overall-limit. Kept for the next runs.", valueName: "RATE"))
+    @Option(name: .customLong("overall-upload-limit"), help: ArgumentHelp("Upload speed of all transfers together, as --overall-limit.", valueName: "RATE"))
     var overallUploadLimit: String?
 
     func validate() throws {
@@ -50,6 +51,24 @@ struct BandwidthOptions: ParsableArguments {
         } catch {
             throw QueueAccess.fail(error)
         }
+    }
+
+    /// `apply(to:)` makes the budgets given this run's, never recorded (`get`, `resume`).
+    func apply(to configuration: inout SchedulerConfiguration) {
+        configuration.runDownloadLimit = download
+        configuration.runUploadLimit = upload
+    }
+
+    /// `keptLimitNote(journal:)` is the first line of a `get` or `resume` a kept download
+    /// budget slows (one `ferry limit` or an engine recorded), naming how to lift it; `nil`
+    /// when this run gives its own budget or none is kept.
+    func keptLimitNote(journal: Journal) -> String? {
+        guard download == nil, let kept = (try? journal.overallLimits())?.download else { return nil }
+        return Self.keptLimitNote(kept)
+    }
+
+    static func keptLimitNote(_ kept: Int64) -> String {
+        "note: the kept overall limit \(LimitCommand.describe(kept)) applies (set by 'ferry limit'); 'ferry limit off' lifts it"
     }
 
     /// `changeGlobalOption`'s options for the budgets given (to a daemon that runs already).

@@ -148,6 +148,7 @@ struct GetCommand: AsyncParsableCommand {
             throw GetPlan.fail(error)
         }
         let style = Reporter.Style(json: options.json)
+        if !plan.jobs.isEmpty, let note = options.limits.bandwidth.keptLimitNote(journal: journal.journal) { Console.error(note) }
         guard plan.announce(style: style) else {
             journal.close()
             return
@@ -181,7 +182,7 @@ struct GetCommand: AsyncParsableCommand {
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
-        try options.limits.bandwidth.record(on: journal.journal)
+        options.limits.bandwidth.apply(to: &configuration)
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
         HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let following = reporter.follow(scheduler, jobs: plan.jobs)

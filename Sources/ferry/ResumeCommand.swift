@@ -70,7 +70,8 @@ struct ResumeCommand: AsyncParsableCommand {
         // The environment's authorities, as curl reads them (per-task TLS settings are not stored yet).
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(ProcessInfo.processInfo.environment)
         configuration.trustManager = trustManager
-        try limits.bandwidth.record(on: journal)
+        limits.bandwidth.apply(to: &configuration)
+        if let note = limits.bandwidth.keptLimitNote(journal: journal) { Console.error(note) }
         let scheduler = Scheduler(journal: journal, configuration: configuration)
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)

@@ -10,7 +10,7 @@ extension Scheduler {
     /// one, `.some(nil)` removes it) and applies them to the running transfers at once.
     public func setOverallLimits(download: Int64?? = nil, upload: Int64?? = nil) async throws(QueueError) {
         try journal.setOverallLimits(download: download, upload: upload)
-        let limits = try journal.overallLimits()
+        let limits = configuration.overallLimits(kept: try journal.overallLimits())
         await mainLane.session.setOverallLimits(limits)
         hub.publish(.journalChanged)
     }
@@ -27,7 +27,8 @@ extension Scheduler {
     /// `applyJournalLimits()` applies what another process recorded: the budgets, and the own
     /// caps of the running downloads.
     func applyJournalLimits() {
-        guard let limits = try? journal.overallLimits() else { return }
+        guard let kept = try? journal.overallLimits() else { return }
+        let limits = configuration.overallLimits(kept: kept)
         if limits != mainLane.session.overallLimits {
             mainLane.session.requestOverallLimits(limits)
         }

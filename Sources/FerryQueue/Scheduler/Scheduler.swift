@@ -145,7 +145,7 @@ public actor Scheduler {
         sessionConfiguration.maximumActiveTransfersPerHost = configuration.maximumPerHost
         sessionConfiguration.headTrace = configuration.headTrace
         sessionConfiguration.trustManager = configuration.trustManager
-        let overall = (try? journal.overallLimits()) ?? OverallLimits()
+        let overall = configuration.overallLimits(kept: (try? journal.overallLimits()) ?? OverallLimits())
         sessionConfiguration.overallLimits = overall
         let main = session ?? SessionManager(configuration: sessionConfiguration)
         if session != nil, main.overallLimits != overall { main.requestOverallLimits(overall) }

@@ -53,6 +53,17 @@ public struct SchedulerConfiguration: Sendable {
     /// `pollInterval` is how often the journal's revision is read to notice changes made by
     /// other processes; `1` second by default.
     public var pollInterval: Duration
+    /// `runDownloadLimit` and `runUploadLimit` are this run's budgets (`ferry get --overall-limit`):
+    /// they replace the journal's kept ones while this scheduler runs and are never recorded.
+    /// `nil` (the kept budget applies) by default; `.some(nil)` runs without a budget.
+    public var runDownloadLimit: Int64?? = nil
+    public var runUploadLimit: Int64?? = nil
+
+    /// `overallLimits(kept:)` are the budgets this scheduler applies: this run's where given,
+    /// the kept ones otherwise.
+    public func overallLimits(kept: OverallLimits) -> OverallLimits {
+        OverallLimits(download: runDownloadLimit ?? kept.download, upload: runUploadLimit ?? kept.upload)
+    }
 
     /// `applyConnection(to:task:)` gives `request` this configuration's trust, login, `.netrc`,
     /// proxy, cookie and compression settings, then the task's own where it sets them (kept
