@@ -4,7 +4,7 @@ import Foundation
 
 /// `DownloadOptions` are the options `ferry get` (and later `ferry add`) take for downloads.
 struct DownloadOptions: ParsableArguments {
-    @Option(name: [.short, .customLong("output")], help: "Save as NAME (one URL only).")
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Save as PATH (one URL only): a bare name goes into the download directory; a path with '/' is taken as curl takes it (absolute, or relative to -d DIR when given, else the current directory), missing directories created. '-' writes the body to stdout (no .part, nothing queued).", valueName: "PATH"))
     var output: String?
 
     @Option(name: [.short, .customLong("dir")], help: "Save into DIR (created if missing). Default: $XDG_DOWNLOAD_DIR, else ~/Downloads if it exists, else the current directory.")
