@@ -36,6 +36,10 @@ extension GetCommand {
             Console.error("note: the daemon running this queue makes the requests: -v cannot show their heads (ferry stop, then run again)")
         }
         let style = Reporter.Style(json: request.options.json)
+        if !plan.jobs.isEmpty, let note = bandwidth.keptLimitNote(journal: journal) { Console.error(note) }
+        if !plan.jobs.isEmpty, let connections = request.options.connections, let note = await Self.connectionCapNote(daemon, connections) {
+            Console.error(note)
+        }
         guard plan.announce(style: style) else { return true }
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         let outcome = await DaemonFollower(daemon: daemon, reporter: reporter, jobs: plan.jobs).run(interruption: interruption)
@@ -53,5 +57,18 @@ extension GetCommand {
             throw ExitStatus(code: summary.exitStatus)
         }
         return true
+    }
+
+    /// `connectionCapNote(_:_:)` says what caps `-x N` when the daemon runs fewer connections
+    /// to one server (or in all) than asked, and how to raise its limits; `nil` when none does.
+    static func connectionCapNote(_ daemon: DaemonClient, _ connections: Int) async -> String? {
+        guard connections > 1, let answer = try? await daemon.call("aria2.getGlobalOption") else { return nil }
+        func read(_ key: String) -> Int? { answer.objectValue?[key]?.stringValue.flatMap { Int($0) } }
+        let perHost = read("max-per-host") ?? connections
+        let concurrent = read("max-concurrent-downloads") ?? connections
+        let cap = min(perHost, concurrent)
+        guard cap < connections else { return nil }
+        return "note: the daemon running this queue runs at most \(perHost) connections to one server and \(concurrent) in all: "
+            + "-x \(connections) gets \(cap) ('ferry stop', then run again, or start it with 'ferry daemon --max-per-host \(connections)')"
     }
 }
