@@ -78,6 +78,16 @@ extension GetCommand {
     /// options (headers, rate, stall limits, TLS, login, proxy, cookies); it never returns.
     func standardOutputDownload(_ url: URL, headers: HTTPHeaders, rate: Int64?, lowSpeed: (limit: Int?, time: Int?),
                                 connection: ConnectionArguments, trustManager: ServerTrustManager?) async throws -> Never {
+        // Standard output holds the body only; a digest, a split or a resume needs a file.
+        var refused: [String] = []
+        if options.json { refused.append("--json (its events go to stdout)") }
+        if options.checksum != nil { refused.append("--checksum") }
+        if let connections = options.connections, connections > 1 { refused.append("-x/--connections") }
+        if options.overwrite || options.contentDisposition { refused.append("--overwrite and --content-disposition (no file is named)") }
+        guard refused.isEmpty else {
+            Console.error("-o - writes the body to stdout; it cannot go with \(refused.joined(separator: ", "))")
+            throw ExitStatus.usage
+        }
         var request = Request(url: url)
         request.headers = headers
         request.maximumReceiveSpeed = rate

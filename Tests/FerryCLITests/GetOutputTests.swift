@@ -42,6 +42,20 @@ import Testing
         #expect(result.stderr.contains("404"), "\(result.stderr)")
     }
 
+    @Test func outputToStandardOutputRefusesWhatNeedsAFile() throws {
+        // Given options that need a file, or stdout for themselves.
+        let cases: [[String]] = [["--json"], ["--checksum", "sha-256=" + String(repeating: "0", count: 64)], ["-x", "4"]]
+        for extra in cases {
+            // When one goes with -o -.
+            let result = try runFerry(["get", "http://127.0.0.1:9/x", "-o", "-"] + extra)
+
+            // Then it is a usage error, before anything is sent or written.
+            #expect(result.exitStatus == 2, "\(extra): \(result.stderr)")
+            #expect(result.stderr.contains("-o - writes the body to stdout"), "\(extra): \(result.stderr)")
+            #expect(result.standardOutput.isEmpty)
+        }
+    }
+
     @Test func outputTakesRelativeAndAbsolutePathsCreatingParents() throws {
         // Given a file on nginx and a working directory.
         let www = try TemporaryDirectory(worldReadable: true)
