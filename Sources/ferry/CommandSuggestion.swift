@@ -34,6 +34,18 @@ enum CommandSuggestion {
         return nearest(to: option, among: names).map { "Did you mean '\($0)'?" }
     }
 
+    /// `continueHint(arguments:)` explains a `-c` taken for wget's continue (`ferry get -c
+    /// URL`): `-c` is curl's cookie jar, so the URL would become the jar's name. `nil` unless
+    /// `-c` of `get` or `put` is followed by an http or https URL.
+    static func continueHint(arguments: [String]) -> String? {
+        guard ["get", "put"].contains(arguments.first), let index = arguments.firstIndex(of: "-c"),
+              index + 1 < arguments.count else { return nil }
+        let value = arguments[index + 1].lowercased()
+        guard value.hasPrefix("http://") || value.hasPrefix("https://") else { return nil }
+        return "-c is the cookie jar (curl's -c FILE), not wget's continue: an interrupted download resumes "
+            + "when the same command runs again, without an option"
+    }
+
     /// The long and short option names in the help of `command`.
     static func optionNames(of command: ParsableCommand.Type) -> [String] {
         let help = FerryCommand.helpMessage(for: command, columns: 1000)

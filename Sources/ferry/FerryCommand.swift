@@ -38,7 +38,7 @@ enum FerryMain {
             Console.error(error.description)
             Foundation.exit(ExitStatus.usage.code)
         }
-        if let message = CommandSuggestion.unknownCommand(in: arguments) {
+        if let message = CommandSuggestion.unknownCommand(in: arguments) ?? CommandSuggestion.continueHint(arguments: arguments) {
             Console.error(message)
             Foundation.exit(ExitStatus.usage.code)
         }

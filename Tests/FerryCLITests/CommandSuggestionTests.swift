@@ -37,4 +37,17 @@ import Testing
         #expect(get.exitStatus == 2 && get.stderr.contains("Did you mean '--overwrite'?"), "\(get.stderr)")
         #expect(put.exitStatus == 2 && put.stderr.contains("Did you mean '--method'?"), "\(put.stderr)")
     }
+
+    @Test func wgetsContinueSaysWhatDashCIs() throws {
+        // Given a state directory nobody uses.
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+
+        // When ferry get is given -c before its URL, as wget's continue.
+        let get = try runFerry(["get", "-c", "http://127.0.0.1:9/x"], stateDirectory: state.url)
+
+        // Then it exits 2 saying -c is the cookie jar and how a download resumes.
+        #expect(get.exitStatus == 2, "\(get.stderr)")
+        #expect(get.stderr.contains("-c is the cookie jar (curl's -c FILE), not wget's continue"), "\(get.stderr)")
+    }
 }
