@@ -1,6 +1,6 @@
 # Ferry: `make run` opens Ferry, `make test` passes every test. Both install what is missing.
-# `make install [PREFIX=/usr/local] [DESTDIR=]` installs the release binary, its manual pages
-# and shell completions; `make uninstall` removes those files again.
+# `make install [PREFIX=/usr/local] [DESTDIR=]` installs the release binary (stripped), its
+# manual pages, shell completions and the guide (share/doc/ferry/USAGE.md); `make uninstall` removes those files again.
 SWIFT ?= swift
 DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 tinyproxy microsocks \
 	man-db groff-base python3-cryptography
@@ -15,6 +15,9 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 # The files `make install` copies, laid out as under PREFIX; made from the release build.
 STAGE := .build/install
 STAMP := .build/install.stamp
+# The release binary's debug information, kept out of the installed (stripped) binary; gdb
+# finds it through the binary's .gnu_debuglink.
+DEBUG_FILE := .build/ferry.debug
 SOURCES := Package.swift $(shell find Sources -type f)
 # The manual pages' date: the last commit's, so that the same sources make the same pages.
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
@@ -50,25 +53,31 @@ release: deps
 # The release binary (Swift runtime linked statically), the manual pages that
 # swift-argument-parser's generate-manual tool writes from it (ferry.1, ferry-get.1, ...;
 # the tool names them ferry.get.1, and leaves blank lines between paragraphs, which mdoc
-# warns about: they become .Pp) and its bash, zsh and fish completion scripts.
+# warns about: they become .Pp) and its bash, zsh and fish completion scripts. The binary is
+# stripped (its debug information kept in $(DEBUG_FILE)); internal commands (named with a
+# leading '_', such as _netmon) get no page and no SEE ALSO entry.
 # Made again only when a source changed, so `sudo make install` after `make` builds nothing.
 stage: $(STAMP)
 
-$(STAMP): $(SOURCES) Makefile
+$(STAMP): $(SOURCES) docs/USAGE.md Makefile
 	$(MAKE) release
 	$(SWIFT) build $(RELEASE_FLAGS) --product generate-manual
 	rm -rf $(STAGE) $(STAGE).man
-	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/bash-completion/completions \
+	mkdir -p $(STAGE)/bin $(STAGE)/share/man/man1 $(STAGE)/share/doc/ferry $(STAGE)/share/bash-completion/completions \
 	  $(STAGE)/share/zsh/site-functions $(STAGE)/share/fish/vendor_completions.d $(STAGE).man
 	bin="$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"; \
 	cp "$$bin/ferry" $(STAGE)/bin/ferry && \
+	objcopy --only-keep-debug $(STAGE)/bin/ferry $(DEBUG_FILE) && \
+	strip --strip-all $(STAGE)/bin/ferry && \
+	objcopy --add-gnu-debuglink=$(DEBUG_FILE) $(STAGE)/bin/ferry && \
 	"$$bin/generate-manual" $(STAGE)/bin/ferry --multi-page $(if $(MAN_DATE),--date $(MAN_DATE)) \
 	  --output-directory $(STAGE).man
 	for page in $(STAGE).man/*.1; do \
 	  name="$$(basename "$$page" .1 | tr . -)"; \
-	  sed -E -e '/^\.(Dt|Xr) /s/\./-/2g' -e 's/^$$/.Pp/' "$$page" > $(STAGE)/share/man/man1/"$$name".1 || exit 1; \
+	  sed -E -e '/^\.(Dt|Xr) /s/\./-/2g' -e 's/^$$/.Pp/' -e '/^\.Xr ferry-_/d' "$$page" > $(STAGE)/share/man/man1/"$$name".1 || exit 1; \
 	done
-	rm -rf $(STAGE).man
+	rm -rf $(STAGE).man $(STAGE)/share/man/man1/ferry-_*.1
+	install -D -m 0644 docs/USAGE.md $(STAGE)/share/doc/ferry/USAGE.md
 	$(STAGE)/bin/ferry --generate-completion-script bash > $(STAGE)/share/bash-completion/completions/ferry
 	$(STAGE)/bin/ferry --generate-completion-script zsh > $(STAGE)/share/zsh/site-functions/_ferry
 	$(STAGE)/bin/ferry --generate-completion-script fish > $(STAGE)/share/fish/vendor_completions.d/ferry.fish
@@ -77,12 +86,13 @@ $(STAMP): $(SOURCES) Makefile
 install: $(STAMP)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/share/doc/ferry
 	install -m 0755 $(STAGE)/bin/ferry $(DESTDIR)$(PREFIX)/bin/ferry
 	install -m 0644 $(STAGE)/share/man/man1/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(STAGE)/share/bash-completion/completions/ferry $(DESTDIR)$(PREFIX)/share/bash-completion/completions/ferry
 	install -m 0644 $(STAGE)/share/zsh/site-functions/_ferry $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_ferry
 	install -m 0644 $(STAGE)/share/fish/vendor_completions.d/ferry.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/ferry.fish
+	install -m 0644 $(STAGE)/share/doc/ferry/USAGE.md $(DESTDIR)$(PREFIX)/share/doc/ferry/USAGE.md
 
 # Removes the files the stage holds (the ones `make install` copied), no directory; the
 # stage is made first only when there is none.

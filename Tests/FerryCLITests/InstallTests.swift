@@ -31,10 +31,16 @@ import Musl
         #expect(access(binary.path, X_OK) == 0)
         let manual = prefix.appendingPathComponent("share/man/man1")
         let pages = Set(try FileManager.default.contentsOfDirectory(atPath: manual.path))
-        let expectedPages = Set(["ferry"] + (try subcommandNames(of: binary)).map { "ferry-\($0)" })
+        // Internal commands (named with a leading '_', such as _netmon) have no page.
+        let expectedPages = Set(["ferry"] + (try subcommandNames(of: binary)).filter { !$0.hasPrefix("_") }.map { "ferry-\($0)" })
             .map { "\($0).1" }
         #expect(pages == Set(expectedPages))
         #expect(pages.contains("ferry-get.1") && pages.contains("ferry-put.1"))
+        #expect(!pages.contains { $0.hasPrefix("ferry-_") }, "\(pages.sorted())")
+        #expect(!(try String(contentsOf: manual.appendingPathComponent("ferry.1"), encoding: .utf8)).contains("_netmon"))
+        // And the guide `ferry help add` refers to is there, as in the sources.
+        let guide = prefix.appendingPathComponent("share/doc/ferry/USAGE.md")
+        #expect(try Data(contentsOf: guide) == Data(contentsOf: repositoryRoot.appendingPathComponent("docs/USAGE.md")))
         let bash = prefix.appendingPathComponent("share/bash-completion/completions/ferry")
         let zsh = prefix.appendingPathComponent("share/zsh/site-functions/_ferry")
         let fish = prefix.appendingPathComponent("share/fish/vendor_completions.d/ferry.fish")
@@ -110,6 +116,31 @@ import Musl
         )
         #expect(list.succeeded, "\(list.stderr)")
         #expect(FileManager.default.fileExists(atPath: state.file("journal.sqlite").path))
+    }
+
+    @Test func theInstalledBinaryIsStrippedAndItsDebugInformationKeptApart() throws {
+        // Given an installed binary.
+        try requireFreshStage()
+        let destination = try TemporaryDirectory(prefix: "ferry-install")
+        defer { destination.remove() }
+        let install = try make(["install", "DESTDIR=\(destination.path)"])
+        try #require(install.succeeded, "make install: \(install.stderr)")
+        let binary = destination.file("usr/local/bin/ferry")
+
+        // When its section headers are listed.
+        let sections = try run(executable: "readelf", arguments: ["-S", "-W", binary.path], environment: ["PATH": "/usr/bin:/bin"])
+        try #require(sections.succeeded, "\(sections.stderr)")
+
+        // Then it has no symbol table and no DWARF, only a link to the kept debug file, which exists.
+        #expect(!sections.stdout.contains(".symtab"), "\(sections.stdout)")
+        #expect(!sections.stdout.contains(".debug_info"), "\(sections.stdout)")
+        #expect(sections.stdout.contains(".gnu_debuglink"), "\(sections.stdout)")
+        let debugFile = repositoryRoot.appendingPathComponent(".build/ferry.debug")
+        let debugSections = try run(executable: "readelf", arguments: ["-S", "-W", debugFile.path], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(debugSections.stdout.contains(".debug_info"), "\(debugSections.stderr)")
+        // And it still runs.
+        let version = try run(executable: binary.path, arguments: ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(version.succeeded, "\(version.stderr)")
     }
 
     @Test func uninstallRemovesWhatInstallPutThereAndNothingElse() throws {
