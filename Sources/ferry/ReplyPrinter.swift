@@ -73,8 +73,33 @@ final class ReplyOutput: ReplySink, @unchecked Sendable {
                 withheld = true
                 return
             }
+            // On a terminal the progress lines are drawn over: the reply waits (up to
+            // ``prettyLimit``) to be printed whole once they are cleared.
+            if mode == .raw, terminal, !overflowed {
+                if held.count + bytes.count <= ReplyOutput.prettyLimit {
+                    held.append(contentsOf: bytes)
+                    return
+                }
+                overflowed = true
+                let start = held
+                held = Data()
+                let code = start.withUnsafeBytes { Console.outputBytes($0) }
+                guard code == 0 else { throw .file(.from(errno: code, path: "standard output", operation: "write")) }
+                written += Int64(start.count)
+            }
             try write(bytes)
         }
+    }
+
+    /// `printHeld()` prints the reply a terminal held back, whole, after the status line; one
+    /// without a final newline is followed by one on stderr, so nothing is glued to it.
+    func printHeld() {
+        guard mode == .raw, terminal, !overflowed, !held.isEmpty else { return }
+        let body = held
+        held = Data()
+        _ = body.withUnsafeBytes { Console.outputBytes($0) }
+        written += Int64(body.count)
+        if body.last != UInt8(ascii: "\n") { Console.status("\n") }
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer) throws(FerryError) {
@@ -129,7 +154,10 @@ enum ReplyPrinter {
             Console.status("\(ByteFormatting.size(total)) of \(response.mimeType ?? "application/octet-stream") not shown: binary data on a terminal (redirect stdout to keep it)\n")
             return true
         }
-        guard output.mode == .pretty else { return true }
+        guard output.mode == .pretty else {
+            output.printHeld()
+            return true
+        }
         if output.overflowed {
             Console.status("the reply is larger than \(ByteFormatting.size(Int64(ReplyOutput.prettyLimit))): it was printed as received\n")
             return true
