@@ -10,6 +10,9 @@ public enum ControlClient {
     public enum Failure: Error, Sendable {
         /// `noDaemon` means nothing listens on the socket (no file, or a stale one).
         case noDaemon
+        /// `notOwner` means the process listening on the socket runs as another user (`uid`):
+        /// nothing was sent to it.
+        case notOwner(path: String, uid: UInt32)
         /// `badAnswer` means the answer was not a JSON-RPC reply.
         case badAnswer(String)
         /// `rpc` is the error the daemon answered.
@@ -21,6 +24,7 @@ public enum ControlClient {
         socketPath: String, method: String, params: [JSONValue] = [], timeout: Duration = .seconds(10)
     ) async throws(Failure) -> JSONValue {
         let request: JSONValue = ["jsonrpc": "2.0", "id": "ferry", "method": .string(method), "params": .array(params)]
+        let socket = try connectedSocket(socketPath)
         let group = MultiThreadedEventLoopGroup.singleton
         let promise = group.next().makePromise(of: ByteBuffer.self)
         let body = request.serialized()
@@ -34,9 +38,10 @@ public enum ControlClient {
                         try channel.pipeline.syncOperations.addHandler(ExchangeHandler(body: body, promise: promise))
                     }
                 }
-                .connect(unixDomainSocketPath: socketPath)
+                .withConnectedSocket(socket)
                 .get()
         } catch {
+            close(socket)
             promise.fail(error)
             throw .noDaemon
         }
@@ -59,6 +64,43 @@ public enum ControlClient {
         }
         guard let result = reply["result"] else { throw .badAnswer("the answer has no result") }
         return result
+    }
+
+    /// `connectedSocket(_:)` connects to `path` and checks, before anything is sent, that the
+    /// process listening runs as this user (`SO_PEERCRED`): a socket put in place by another
+    /// user would otherwise receive the CLI's requests, credentials in URLs included.
+    private static func connectedSocket(_ path: String) throws(Failure) -> Int32 {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .noDaemon }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            let name = Array(path.utf8)
+            guard name.count < bytes.count else { return false }
+            for (index, byte) in name.enumerated() { bytes[index] = byte }
+            return true
+        }
+        let connected = fits && withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+        guard connected else {
+            close(fd)
+            throw .noDaemon
+        }
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (Glibc does not import it).
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
+            close(fd)
+            throw .noDaemon
+        }
+        guard credentials.uid == geteuid() else {
+            close(fd)
+            throw .notOwner(path: path, uid: credentials.uid)
+        }
+        return fd
     }
 }
 

@@ -50,6 +50,9 @@ struct DaemonClient {
         } catch .badAnswer(let detail) {
             Console.error("the daemon did not answer \(method): \(detail)")
             throw ExitStatus.transferFailed
+        } catch .notOwner(let path, let uid) {
+            Console.error("refusing \(path): the process listening there runs as uid \(uid), not as you; nothing was sent")
+            throw ExitStatus.localFile
         }
     }
 
