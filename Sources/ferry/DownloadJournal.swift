@@ -42,13 +42,6 @@ final class DownloadJournal: Sendable {
         }
     }
 
-    /// `savedFile(of:)` is the file a finished download saved, when it is still there.
-    static func savedFile(of record: TaskRecord) -> String? {
-        var status = stat()
-        guard let path = record.finalPath, lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return path
-    }
-
     /// The task of an unfinished download from an earlier run, queued again with this run's
     /// speed cap (a paused or failed one is queued; the scheduler resumes its `.part`).
     func requeue(_ record: TaskRecord, speedCap: Int64?) throws(QueueError) -> Entry {

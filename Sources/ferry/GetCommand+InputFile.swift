@@ -80,20 +80,28 @@ extension GetPlan {
             func same(_ record: TaskRecord) -> Bool {
                 !used.contains(record.id) && DownloadJournal.matches(record, url: url, directory: directory, name: name)
             }
-            if spec.urls.count == 1, let record = finished.first(where: same), let path = DownloadJournal.savedFile(of: record) {
+            if spec.urls.count == 1, let record = finished.first(where: same),
+               let path = SavedFileCheck.path(of: record, checksum: spec.checksum) {
                 used.insert(record.id)
                 alreadySaved.append(path)
                 continue
             }
+            // A finished download whose file changed is fetched again; its old row goes.
+            let changed = spec.urls.count == 1 ? finished.first(where: same) : nil
             var shownName = name ?? SafeFileName.fromURL(url)
             let entry: DownloadJournal.Entry
             if spec.urls.count == 1, let record = unfinished.first(where: same) {
                 if let fileName = record.fileName { shownName = fileName }
                 entry = try await store.requeue(record, speedCap: spec.options.maxDownloadLimit)
                 try await store.adopt(spec.connection, of: record)
+                try await store.adopt(spec.checksum, of: record)
                 if entry.resumesAt > 0 { resuming.append((url, entry.resumesAt)) }
             } else {
                 entry = try await store.insert(spec)
+            }
+            if let changed {
+                used.insert(changed.id)
+                try await store.forget(changed)
             }
             used.insert(entry.id)
             jobs[entry.id] = Reporter.Job(index: jobs.count, label: URLMasking.mask(url), name: shownName)

@@ -154,4 +154,37 @@ import Testing
         #expect(!wrong.stderr.contains("already saved"), "\(wrong.stderr)")
         #expect(try Data(contentsOf: f.saved) == f.bytes)
     }
+
+    // Items 2 and 3 for `get -i`: an entry's checksum belongs to the run whose list gives it,
+    // and an entry whose saved file changed is fetched again, beside it.
+    @Test func aListEntryTakesItsOwnChecksumAndAChangedFileIsFetchedAgain() throws {
+        let f = try Fixture(size: 300_000)
+        defer { f.remove() }
+        let list = f.state.file("list.txt")
+        func run(checksum: String) throws -> ProcessResult {
+            try Data("\(f.url)\n  checksum=\(checksum)\n".utf8).write(to: list)
+            return try runFerry(["get", "--retries", "0", "-d", f.out.path, "-i", list.path], stateDirectory: f.state.url)
+        }
+        let wrong = f.checksum(.sha256, of: Data("other".utf8))
+        let wrongHex = String(wrong.split(separator: "=")[1])
+
+        // Given a run whose list gives a wrong checksum (status 3).
+        let failed = try run(checksum: wrong)
+        #expect(failed.exitStatus == 3, "\(failed.stderr)")
+
+        // When the list gives the right one, the entry succeeds without naming the old value.
+        let right = try run(checksum: f.checksum(.md5))
+        #expect(right.exitStatus == 0, "\(right.stderr)")
+        #expect(!right.stderr.contains(wrongHex), "\(right.stderr)")
+        #expect(try Data(contentsOf: f.saved) == f.bytes)
+
+        // And when the saved file is replaced, the next run fetches it again beside it.
+        try Data(repeating: 0x5A, count: f.bytes.count).write(to: f.saved)
+        let again = try run(checksum: f.checksum(.sha256))
+        #expect(again.exitStatus == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("already saved"), "\(again.stderr)")
+        #expect(try Data(contentsOf: f.out.file("five.1.bin")) == f.bytes)
+        let rows = try Self.rows(f)
+        #expect(rows.count == 1, "\(rows)")
+    }
 }
