@@ -13,10 +13,12 @@ struct DownloadOptions: ParsableArguments {
     @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value', or the lines of FILE with @FILE (repeatable).")
     var headers: [String] = []
 
+    @OptionGroup var request: RequestLimitOptions
+
     @Option(name: .customLong("query"), help: ArgumentHelp("Append the parameter key=value to each URL with AFNetworking's encoding; a[b]=v nests, a[]=v appends (repeatable).", valueName: "key=value"))
     var query: [String] = []
 
-    @Option(help: "Retries after a transient failure (connection errors, 408, 429, 5xx).")
+    @Option(help: "Retries after a transient failure (connection errors, 408, 429, 5xx); a refused connection is retried twice unless this is given.")
     var retries: Int = RetryPolicy.defaultRetryLimit
 
     @Option(name: .customLong("limit-rate"), help: "Cap each transfer's speed, e.g. 500K or 2M (bytes per second).")
@@ -70,6 +72,7 @@ struct DownloadOptions: ParsableArguments {
             let field = try HTTPHeaders.parseLine(line)
             result.add(name: field.name, value: field.value)
         }
+        try request.apply(to: &result)
         return result
     }
 
@@ -100,6 +103,14 @@ struct DownloadOptions: ParsableArguments {
             throw .input(.invalidOption("invalid --limit-rate \"\(limitRate)\": expected a number with an optional K, M or G suffix"))
         }
         return rate
+    }
+
+    /// `retryPolicy` is the retry policy of this run: `--retries`, which also sets the
+    /// retries of a refused connection when it is given (else two, so that a server that
+    /// is not there is given up within about 3 s).
+    var retryPolicy: RetryPolicy {
+        let given = retries != RetryPolicy.defaultRetryLimit
+        return RetryPolicy(retryLimit: retries, connectRetryLimit: given ? retries : RetryPolicy.defaultConnectRetryLimit)
     }
 }
 

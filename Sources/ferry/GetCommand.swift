@@ -82,6 +82,12 @@ struct GetCommand: AsyncParsableCommand {
         } catch {
             inputErrors.append(error)
         }
+        do throws(FerryError) {
+            // Kept with the tasks, as the trust and login settings are: a rerun or the queue applies them too.
+            (connection.settings.connectTimeout, connection.settings.maximumTime) = try options.request.parsed()
+        } catch {
+            inputErrors.append(error)
+        }
         var checksum: ExpectedChecksum?
         do throws(FerryError) {
             checksum = try options.parsedChecksum()
@@ -160,7 +166,7 @@ struct GetCommand: AsyncParsableCommand {
         var configuration = SchedulerConfiguration(defaultDirectory: directory.path,
                                                    maximumConcurrent: max(options.limits.maxConcurrent, connections),
                                                    maximumPerHost: max(options.limits.maxPerHost, connections),
-                                                   retryPolicy: RetryPolicy(retryLimit: options.retries))
+                                                   retryPolicy: options.retryPolicy)
         configuration.onlyTasks = Set(plan.jobs.keys)
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
