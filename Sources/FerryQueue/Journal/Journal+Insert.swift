@@ -6,12 +6,14 @@ extension Journal {
     ///
     /// Either every task is stored or none is. Statements are prepared once per call, so
     /// large batches are cheap; for a huge batch file, call it with chunks of some thousands
-    /// of tasks to bound memory. Throws `.journal(.invalidTask)` for a task without a URL.
+    /// of tasks to bound memory. Throws `.journal(.invalidTask)` for a task without a URL, and
+    /// `.input(.invalidHeader)` for one with more than `HeaderField.maximumCount` headers.
     @discardableResult
     public func insert(_ tasks: [NewTask]) throws(QueueError) -> [TaskID] {
         if let index = tasks.firstIndex(where: { $0.spec.urls.isEmpty }) {
             throw .journal(.invalidTask("task \(index + 1) of the batch has no URL"))
         }
+        for task in tasks { try Journal.checkHeaderCount(task) }
         guard !tasks.isEmpty else { return [] }
         let time = timestamp()
         return try write { db in
@@ -45,6 +47,7 @@ extension Journal {
     @discardableResult
     public func insert(_ task: NewTask, atPlaceOf offset: Int, among states: Set<TaskState>) throws(QueueError) -> TaskID {
         guard !task.spec.urls.isEmpty else { throw .journal(.invalidTask("task 1 of the batch has no URL")) }
+        try Journal.checkHeaderCount(task)
         let time = timestamp()
         return try write { db in
             let position = try JournalMeta.value(db, .highestPosition) + 1
@@ -91,6 +94,13 @@ extension Journal {
         let update = try db.cachedStatement(sql: "UPDATE task SET priority = ?, position = ?, updated_at = ? WHERE id = ?")
         for (slot, id) in zip(rows, order) where slot["id"] != id {
             try update.execute(arguments: [slot["priority"] as Int, slot["position"] as Int64, time, id])
+        }
+    }
+
+    /// `checkHeaderCount(_:)` refuses a task with more than `HeaderField.maximumCount` headers.
+    static func checkHeaderCount(_ task: NewTask) throws(QueueError) {
+        guard task.spec.headers.count <= HeaderField.maximumCount else {
+            throw .input(.invalidHeader(detail: "\(task.spec.headers.count) headers; a task takes at most \(HeaderField.maximumCount)"))
         }
     }
 }

@@ -18,9 +18,19 @@ public struct HeaderField: Sendable, Hashable, CustomStringConvertible, CustomDe
     /// (`URLMasking.secretHeaderNameFragments`: `X-Auth-Token`, `X-Api-Key`, `X-Session-Id`...).
     public static var secretNameFragments: [String] { URLMasking.secretHeaderNameFragments }
 
-    /// `init(name:value:)` checks the name is an HTTP token and the value has no control
-    /// characters other than tab (CR and LF would inject headers).
+    /// `maximumLength` is the longest header field a task takes, name and value, in bytes (16 KiB).
+    public static let maximumLength = 16 * 1024
+
+    /// `maximumCount` is the most headers one task takes (checked when the journal stores it).
+    public static let maximumCount = 100
+
+    /// `init(name:value:)` checks the name is an HTTP token, the value has no control
+    /// characters other than tab (CR and LF would inject headers), and the field is at most
+    /// `maximumLength` bytes.
     public init(name: String, value: String) throws(QueueError) {
+        guard name.utf8.count + value.utf8.count <= HeaderField.maximumLength else {
+            throw .input(.invalidHeader(detail: "'\(String(name.prefix(64)))' is longer than \(HeaderField.maximumLength) bytes"))
+        }
         guard !name.isEmpty, name.utf8.allSatisfy(HeaderField.isTokenByte) else {
             throw .input(.invalidHeader(detail: "'\(String(name.prefix(64)))' is not a valid header name"))
         }

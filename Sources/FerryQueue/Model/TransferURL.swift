@@ -4,13 +4,23 @@ import Foundation
 /// `TransferURL` is a validated http or https URL of a task; its `description` is masked.
 ///
 /// Validation accepts only the `http` and `https` schemes, requires a host, a port (if any)
-/// in 1...65535, and rejects spaces, CR, LF and every other control character.
+/// in 1...65535, and rejects spaces, CR, LF and every other control character, and a URL
+/// longer than `maximumLength` bytes.
 public struct TransferURL: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// `string` is the URL exactly as given, user info included; never print it directly.
     public let string: String
 
+    /// `maximumLength` is the longest URL a task takes, in bytes (64 KiB): signed URLs are
+    /// long, but not that long, and one task must not hold megabytes of journal and memory.
+    public static let maximumLength = 64 * 1024
+
     /// `init(validating:)` checks `text` and keeps it unchanged.
     public init(validating text: String) throws(QueueError) {
+        guard text.utf8.count <= TransferURL.maximumLength else {
+            // Only the start is named: the error must not carry the whole text.
+            throw .input(.invalidURL(TransferURL.mask(String(text.prefix(80))) + "...",
+                                     detail: "longer than \(TransferURL.maximumLength) bytes (\(text.utf8.count))"))
+        }
         func reject(_ detail: String) -> QueueError { .input(.invalidURL(TransferURL.mask(text), detail: detail)) }
         guard !text.isEmpty else { throw reject("empty") }
         // Bytes of plain printable ASCII need no look at their scalars.
