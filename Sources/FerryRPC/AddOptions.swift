@@ -13,15 +13,18 @@ import Foundation
 struct AddOptions {
     var draft = TaskDraft()
 
-    /// `init(_:)` reads and checks the options; the first problem is the error. Options Ferry
-    /// does not know are ignored, as aria2's clients send many it has no use for.
-    init(_ options: [String: JSONValue]) throws(RPCError) {
+    /// `init(_:origin:)` reads and checks the options; the first problem is the error. Options
+    /// Ferry does not know are ignored, as aria2's clients send many it has no use for. Over TCP
+    /// (`origin` `.network`) a `dir` with a part starting with '.' (`/root/.ssh`, `x/.config`)
+    /// is refused, as `out` refuses one: a remote client must not write into dot directories.
+    init(_ options: [String: JSONValue], origin: RPCOrigin = .local) throws(RPCError) {
         // In a fixed order, so the first problem named is the same each time.
         for key in options.keys.sorted() {
             guard let value = options[key] else { continue }
             try AddOptions.read(key, value, into: &draft)
         }
         if let directory = draft.directory {
+            if origin == .network { try AddOptions.refuseDotParts(directory) }
             draft.directory = try AddOptions.directory(directory)
         }
         if let subdirectory = draft.subdirectory {
@@ -82,6 +85,14 @@ struct AddOptions {
         case .integer(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         default: throw RPCError.invalidParams("option \(key.prefix(64)) must be a string")
+        }
+    }
+
+    /// `refuseDotParts(_:)` refuses a `dir` with a part starting with '.' other than `.` and
+    /// `..` themselves (a hidden directory such as `.ssh` or `.config`).
+    static func refuseDotParts(_ path: String) throws(RPCError) {
+        for part in path.split(separator: "/") where part.hasPrefix(".") && part != "." && part != ".." {
+            throw RPCError.failed("dir must not have a part starting with '.' (\(part.prefix(64))) over TCP")
         }
     }
 

@@ -12,7 +12,7 @@ extension Aria2Methods {
             throw RPCError.invalidParams("parameter 1 must be a non-empty list of URIs")
         }
         let urls = try AddOptions.urls(list)
-        let options = try AddOptions(try call.object(1))
+        let options = try AddOptions(try call.object(1), origin: call.origin)
         let engine = call.engine
         let task = options.task(urls: urls, defaultDirectory: engine.defaultDirectory)
         let position = options.paused ? nil : call.optional(2)?.integerValue

@@ -29,7 +29,7 @@ public enum FerryMethods {
         let engine = call.engine
         var tasks: [NewTask] = []
         for item in list {
-            tasks.append(try TaskRequest.task(item, defaultDirectory: engine.defaultDirectory))
+            tasks.append(try TaskRequest.task(item, defaultDirectory: engine.defaultDirectory, origin: call.origin))
         }
         let ids = try engine.journalCall { () throws(QueueError) in try engine.journal.insert(tasks) }
         await engine.scheduler.journalDidChange()

@@ -115,7 +115,7 @@ public struct RPCDispatcher: Sendable {
         }
         let budget = AnswerBudget.current
         if let budget, budget.exceeded { throw AnswerBudget.exceededError(budget.limit) }
-        let result = try await method.body(RPCCall(engine: engine, params: rest))
+        let result = try await method.body(RPCCall(engine: engine, params: rest, origin: origin))
         if let budget {
             let size: Int
             if case .encoded(let data) = result { size = data.count } else { size = result.serialized().count }

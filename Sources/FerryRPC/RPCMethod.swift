@@ -28,6 +28,8 @@ public struct RPCCall: Sendable {
     public let engine: RPCEngine
     /// `params` are the call's parameters, without the `token:` one.
     public let params: [JSONValue]
+    /// `origin` is where the call came from (checks stricter over TCP read it).
+    public var origin: RPCOrigin = .local
 
     /// `gid(_:)` is the task named by the GID at `index`.
     func gid(_ index: Int) throws(RPCError) -> TaskID {

@@ -45,7 +45,7 @@ public enum TaskRequest {
 
     /// `task(_:defaultDirectory:)` reads and checks a request; the first problem is the
     /// error. A download without `dir` goes to `defaultDirectory` (see `AddOptions`).
-    static func task(_ value: JSONValue, defaultDirectory: String? = nil) throws(RPCError) -> NewTask {
+    static func task(_ value: JSONValue, defaultDirectory: String? = nil, origin: RPCOrigin = .local) throws(RPCError) -> NewTask {
         guard let members = value.objectValue else {
             throw RPCError.invalidParams("each task must be an object with uris and options")
         }
@@ -53,7 +53,7 @@ public enum TaskRequest {
             throw RPCError.invalidParams("a task's uris must be a non-empty list")
         }
         let urls = try AddOptions.urls(list)
-        let options = try AddOptions(members["options"]?.objectValue ?? [:])
+        let options = try AddOptions(members["options"]?.objectValue ?? [:], origin: origin)
         let upload = try members["upload"].map { value throws(RPCError) in try self.upload(value) }
         if upload != nil, urls.count != 1 {
             throw RPCError.failed("an upload has one URL")
