@@ -45,6 +45,37 @@ struct AddOptions {
             let text = try text(key, item)
             _ = try checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
         }
+        if key == "save-cookies", let jar = draft.connection.cookieJar { try cookieJar(jar) }
+    }
+
+    /// `cookieJarHeaders` are the first lines of the cookie files libcurl and browsers write.
+    static let cookieJarHeaders = ["# Netscape HTTP Cookie File", "# HTTP Cookie File"]
+
+    /// `cookieJar(_:)` readies the `save-cookies` file: an existing non-empty file that does not
+    /// start as a cookie file is refused (a jar named over RPC must not replace `~/.bashrc`), and
+    /// the jar is made, or set, mode 0600, which libcurl keeps when it writes it (a new file
+    /// then a rename, with the old file's mode), as the jar holds session cookies.
+    static func cookieJar(_ path: String) throws(RPCError) {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw RPCError.failed("save-cookies \(path.prefix(256)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw RPCError.failed("save-cookies \(path.prefix(256)) is not a regular file")
+        }
+        if status.st_size > 0 {
+            var start = [UInt8](repeating: 0, count: 64)
+            let count = Glibc.read(descriptor, &start, start.count)
+            let head = count > 0 ? String(decoding: start[..<count], as: UTF8.self) : ""
+            guard cookieJarHeaders.contains(where: { head.hasPrefix($0) }) else {
+                throw RPCError.failed("save-cookies \(path.prefix(256)) exists and is not a cookie file (it does not begin with '# Netscape HTTP Cookie File'); name a new file or a jar")
+            }
+        }
+        guard fchmod(descriptor, 0o600) == 0 else {
+            throw RPCError.failed("save-cookies \(path.prefix(256)): its mode cannot be set to 0600: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// `paused` is true when the task is added paused.
