@@ -39,20 +39,42 @@ struct RPCOptions: ParsableArguments {
                 throw ExitStatus.usage
             }
             let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            guard let secret = RPCSecret(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let secret = RPCSecret(trimmed) else {
                 Console.error("the RPC secret file \(rpcSecretFile) is empty")
                 throw ExitStatus.usage
             }
+            Self.secretWarnings(trimmed, file: rpcSecretFile).forEach(Console.error)
             return secret
         }
         if let value = environment["FERRY_RPC_SECRET"], let secret = RPCSecret(value) {
+            Self.secretWarnings(value, file: ConfigDefaults.secretFile).forEach(Console.error)
             return secret
         }
         if let rpcSecret {
             Console.error("warning: --rpc-secret is visible to every user in the process list; prefer --rpc-secret-file or FERRY_RPC_SECRET")
+            Self.secretWarnings(rpcSecret, file: nil).forEach(Console.error)
             return RPCSecret(rpcSecret)
         }
         return nil
+    }
+
+    /// `minimumSecretLength` is the length under which a secret is said to be easy to guess.
+    static let minimumSecretLength = 16
+
+    /// `secretWarnings(_:file:)` are the warnings about `secret`, read from `file` if given:
+    /// shorter than `minimumSecretLength` characters (easy to guess), and a file other users
+    /// may read (its group or world read bit), named. Printed on stderr, the daemon's log.
+    static func secretWarnings(_ secret: String, file: String?) -> [String] {
+        var warnings: [String] = []
+        if secret.count < minimumSecretLength {
+            warnings.append("warning: the RPC secret has \(secret.count) characters, easy to guess; use at least \(minimumSecretLength) random ones (openssl rand -hex 16)")
+        }
+        if let file, let mode = (try? FileManager.default.attributesOfItem(atPath: file))?[.posixPermissions] as? Int,
+           mode & 0o044 != 0 {
+            warnings.append("warning: the RPC secret's file \(file) can be read by other users (mode \(String(mode, radix: 8))); chmod 600 \(file)")
+        }
+        return warnings
     }
 
     /// `tcpEndpoints` are the TCP addresses to listen on: loopback (IPv6 optional), or every

@@ -7,7 +7,7 @@ import Glibc
 /// 127.0.0.1 and a secret (given through `FERRY_RPC_SECRET`), and stopped by its pid.
 public final class FerryDaemon: Sendable {
     /// `secret` is the RPC secret every daemon of the tests uses.
-    public static let secret = "test-secret-\(UInt32.random(in: 0...UInt32.max))"
+    public static let secret = "test-secret-\(UUID().uuidString)"
 
     /// `port` is the daemon's TCP port on 127.0.0.1.
     public let port: Int

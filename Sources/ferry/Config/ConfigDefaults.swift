@@ -23,6 +23,10 @@ enum ConfigDefaults {
     private static let headers = Mutex<[String]>([])
     static var injectedHeaders: [String] { headers.withLock { $0 } }
 
+    /// The configuration file the daemon's `rpc-secret` came from, if it did; `nil` by default.
+    private static let secretSource = Mutex<String?>(nil)
+    static var secretFile: String? { secretSource.withLock { $0 } }
+
     /// The file's problem this run went on without, for `ferry config`; `nil` by default.
     private static let skipped = Mutex<ConfigFile.Problem?>(nil)
     static var skippedProblem: ConfigFile.Problem? { skipped.withLock { $0 } }
@@ -93,6 +97,7 @@ enum ConfigDefaults {
         guard let command else { return rest }
         if command == .daemon, let secret = resolved.secret, environment["FERRY_RPC_SECRET"] == nil {
             setenv("FERRY_RPC_SECRET", secret, 1)
+            if let path = file?.path { secretSource.withLock { $0 = path } }
         }
         let applicable = resolved.arguments.filter { $0.commands.contains(command) }
         // Headers first, in order: HeaderArguments finds them at the front of the -H values.
