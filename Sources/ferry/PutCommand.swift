@@ -42,6 +42,8 @@ struct PutCommand: AsyncParsableCommand {
     @Option(name: [.customShort("H"), .customLong("header")], help: "Send the header 'Name: value', or the lines of FILE with @FILE (repeatable).")
     var headers: [String] = []
 
+    @OptionGroup var requestLimits: RequestLimitOptions
+
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
@@ -75,6 +77,7 @@ struct PutCommand: AsyncParsableCommand {
             trustManager = try trustRules.manager(environment: ProcessInfo.processInfo.environment)
             var made = try makeRequest()
             made.acceptsCompression = compressed
+            (made.connectTimeout, made.maximumTime) = try requestLimits.parsed()
             made.securityPolicy = try trust.policy(environment: ProcessInfo.processInfo.environment)
             made.login = try login.login(environment: ProcessInfo.processInfo.environment)
             made.proxy = try login.proxySettings()
@@ -143,6 +146,7 @@ extension PutCommand {
             let field = try HTTPHeaders.parseLine(line)
             fields.add(name: field.name, value: field.value)
         }
+        try requestLimits.apply(to: &fields)
         let bodies = [uploadFile != nil, !formFields.isEmpty, !form.isEmpty, jsonBody != nil].filter { $0 }.count
         if bodies > 1 {
             throw .input(.invalidOption("give one body: -T FILE, -F fields, --form fields or --json-body FILE"))

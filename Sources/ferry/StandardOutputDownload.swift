@@ -101,6 +101,8 @@ extension GetCommand {
         request.cookieFiles = connection.cookieFiles
         request.cookieJar = connection.cookieJar
         request.acceptsCompression = options.compressed
+        request.connectTimeout = connection.settings.connectTimeout
+        request.maximumTime = connection.settings.maximumTime
         let style = Reporter.Style(json: options.json)
         var configuration = SessionConfiguration()
         configuration.trustManager = trustManager

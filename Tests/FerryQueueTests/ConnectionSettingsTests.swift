@@ -122,4 +122,26 @@ import Testing
         #expect(connection.user == "carol" && connection.password == "pa55-word" && connection.insecure)
         #expect(connection.caFile == "/etc/ferry/ca.pem" && connection.compressed)
     }
+
+    @Test func timeLimitsAreKeptReadBackAndGivenToTheRequest() throws {
+        var settings = ConnectionSettings()
+        settings.connectTimeout = 2.5
+        settings.maximumTime = 60
+        // Kept in the journal's text and read back.
+        let text = try #require(settings.journalText)
+        #expect(try ConnectionSettings(journalText: text) == settings)
+        // The options it shows (what a daemon is sent) give the same settings again.
+        var draft = TaskDraft()
+        for option in settings.options(revealingSecrets: true) {
+            #expect(try TaskOptionTable.read(option.key, option.values[0], into: &draft) == nil, "\(option.key)")
+        }
+        #expect(draft.connection == settings)
+        #expect(settings.description == "connect-timeout=2.5 max-time=60")
+        var request = Request(url: try #require(URL(string: "https://example.com/a")))
+        settings.apply(to: &request)
+        #expect(request.connectTimeout == 2.5 && request.maximumTime == 60)
+        for (key, value) in [("connect-timeout", "0"), ("connect-timeout", "soon"), ("max-time", "-1"), ("max-time", "inf")] {
+            #expect(throws: QueueError.self, "\(key)=\(value)") { try TaskOptionTable.read(key, value, into: &draft) }
+        }
+    }
 }

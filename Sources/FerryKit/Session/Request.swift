@@ -14,6 +14,9 @@ public struct Request: Sendable {
     public var body: RequestBody?
     /// Seconds allowed to connect, `nil` for the session's default.
     public var connectTimeout: Double?
+    /// Seconds the whole transfer may take (curl's `--max-time`), `nil` (no limit) by default;
+    /// past it the transfer fails with ``TransportReason/gaveUp(seconds:)``, never retried.
+    public var maximumTime: Double?
     /// The origin the request's secrets (secret headers, URL credentials) were given for;
     /// `nil` means the origin of ``url``. They are sent only while the URL being fetched has
     /// this origin (see ``Origin``), so a request moved to another URL (``moved(to:)``) keeps

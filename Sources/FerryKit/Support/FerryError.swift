@@ -71,6 +71,8 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
     case couldNotConnect(host: String, port: Int, reason: String)
     case timedOut(String)
     case stalled(seconds: Int)
+    /// The transfer took longer than the request's ``Request/maximumTime`` (curl's `--max-time`).
+    case gaveUp(seconds: Double)
     case tls(String)
     case tooManyRedirects(Int)
     case disallowedProtocol(String)
@@ -90,6 +92,8 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
         case .couldNotConnect(let host, let port, let reason): "could not connect to \(host):\(port): \(reason)"
         case .timedOut(let what): "timed out: \(what)"
         case .stalled(let seconds): "transfer stalled: no data for \(seconds) s"
+        case .gaveUp(let seconds):
+            "gave up after \(seconds.rounded() == seconds && seconds < 1e15 ? String(Int(seconds)) : String(seconds)) s (--max-time)"
         case .tls(let detail): "TLS error: \(detail)"
         case .tooManyRedirects(let count): "too many redirects (more than \(count))"
         case .disallowedProtocol(let detail): "redirect to a disallowed protocol: \(detail) (only http and https are allowed)"
@@ -104,7 +108,7 @@ public enum TransportReason: Sendable, Equatable, CustomStringConvertible {
     var isTransient: Bool {
         switch self {
         case .couldNotConnect, .timedOut, .stalled, .connectionDropped, .other: true
-        case .couldNotResolveHost, .tls, .tooManyRedirects, .disallowedProtocol, .rangeNotSupported, .protocolViolation, .proxyRefused: false
+        case .couldNotResolveHost, .gaveUp, .tls, .tooManyRedirects, .disallowedProtocol, .rangeNotSupported, .protocolViolation, .proxyRefused: false
         }
     }
 }

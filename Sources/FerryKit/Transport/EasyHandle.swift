@@ -119,6 +119,9 @@ final class EasyHandle {
         set(CURLOPT_REDIR_PROTOCOLS_STR, string: "http,https")
         set(CURLOPT_FOLLOWLOCATION, 0)
         set(CURLOPT_CONNECTTIMEOUT_MS, Int(((request.connectTimeout ?? c.connectTimeout) * 1000).rounded()))
+        if let maximumTime = request.maximumTime, maximumTime > 0 {
+            set(CURLOPT_TIMEOUT_MS, max(1, Int((maximumTime * 1000).rounded())))
+        }
         set(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit)
         set(CURLOPT_LOW_SPEED_TIME, request.lowSpeedTime ?? c.lowSpeedTime)
         if let cap = receiveSpeedCap, cap > 0 {
@@ -369,10 +372,23 @@ final class EasyHandle {
         let detail = String(cString: errorBuffer)
         let url = effectiveURL ?? task.request.url
         let error = CurlErrorMapping.error(code: code, url: url, osErrno: osErrno, detail: detail, maxRedirects: configuration.maximumRedirects, lowSpeedTime: configuration.lowSpeedTime)
+        if code == CURLE_OPERATION_TIMEDOUT, let limit = task.request.maximumTime,
+           Self.reachedMaximumTime(limit, detail: detail, connectTimeout: task.request.connectTimeout ?? configuration.connectTimeout) {
+            return .failure(.transport(.gaveUp(seconds: limit)))
+        }
         if case .transport(.tls(let reason)) = error, let note = trustNote {
             return .failure(.transport(.tls("\(reason) (\(note))")))
         }
         return .failure(error)
+    }
+
+    /// `reachedMaximumTime(_:detail:connectTimeout:)` is whether a timeout was the request's
+    /// `maximumTime` (`limit`) running out: not the low-speed limit, nor a connect timeout
+    /// shorter than it.
+    static func reachedMaximumTime(_ limit: Double, detail: String, connectTimeout: Double) -> Bool {
+        if detail.localizedCaseInsensitiveContains("too slow") { return false }
+        let connecting = detail.localizedCaseInsensitiveContains("connect") || detail.localizedCaseInsensitiveContains("resolv")
+        return !connecting || limit <= connectTimeout
     }
 
     /// Publishes a final progress snapshot.

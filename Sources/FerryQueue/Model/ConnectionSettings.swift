@@ -43,6 +43,11 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
     public var cookieJar: String?
     /// `compressed` asks for a compressed body, saved decoded (never with a range).
     public var compressed = false
+    /// `connectTimeout` is the seconds allowed to connect (curl's `--connect-timeout`),
+    /// `maximumTime` those the whole transfer may take (curl's `--max-time`); `nil`: the
+    /// engine's (no total limit).
+    public var connectTimeout: Double?
+    public var maximumTime: Double?
 
     public init() {}
 
@@ -96,6 +101,8 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
         if !cookieFiles.isEmpty { request.cookieFiles = cookieFiles }
         if let cookieJar { request.cookieJar = cookieJar }
         if compressed { request.acceptsCompression = true }
+        if let connectTimeout { request.connectTimeout = connectTimeout }
+        if let maximumTime { request.maximumTime = maximumTime }
     }
 
     /// `options(revealingSecrets:)` is what is set, as `TaskOptionTable`'s option names
@@ -125,6 +132,8 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
         if !cookieFiles.isEmpty { options.append(("load-cookies", cookieFiles)) }
         add("save-cookies", cookieJar)
         add("http-accept-gzip", compressed ? "true" : nil)
+        add("connect-timeout", connectTimeout.map(TaskOptionTable.secondsText))
+        add("max-time", maximumTime.map(TaskOptionTable.secondsText))
         return options
     }
 
@@ -144,7 +153,8 @@ extension ConnectionSettings: Codable {
     private enum Key: String, CodingKey {
         case insecure, caFile = "ca", caDirectory = "capath", pinnedKeys = "pins", pinnedCertificates = "certpins",
              clientCertificate = "cert", clientKey = "key", user, password, authScheme = "auth", usesNetrc = "netrc",
-             netrcFile = "netrcFile", proxy, noProxy, cookieFiles = "cookies", cookieJar = "jar", compressed
+             netrcFile = "netrcFile", proxy, noProxy, cookieFiles = "cookies", cookieJar = "jar", compressed,
+             connectTimeout, maximumTime = "maxTime"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -166,6 +176,8 @@ extension ConnectionSettings: Codable {
         cookieFiles = try c.decodeIfPresent([String].self, forKey: .cookieFiles) ?? []
         cookieJar = try c.decodeIfPresent(String.self, forKey: .cookieJar)
         compressed = try c.decodeIfPresent(Bool.self, forKey: .compressed) ?? false
+        connectTimeout = try c.decodeIfPresent(Double.self, forKey: .connectTimeout)
+        maximumTime = try c.decodeIfPresent(Double.self, forKey: .maximumTime)
     }
 
     /// Only what is set is written.
@@ -188,6 +200,8 @@ extension ConnectionSettings: Codable {
         if !cookieFiles.isEmpty { try c.encode(cookieFiles, forKey: .cookieFiles) }
         try c.encodeIfPresent(cookieJar, forKey: .cookieJar)
         if compressed { try c.encode(true, forKey: .compressed) }
+        try c.encodeIfPresent(connectTimeout, forKey: .connectTimeout)
+        try c.encodeIfPresent(maximumTime, forKey: .maximumTime)
     }
 
     /// `journalText` is the JSON kept in the journal's `task.connection`; `nil` when nothing is set.

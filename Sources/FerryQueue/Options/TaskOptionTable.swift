@@ -200,12 +200,20 @@ public enum TaskOptionTable {
             draft.connection.compressed = try flag("http-accept-gzip", value)
             return draft.given("http-accept-gzip")
         },
+        Option(name: "connect-timeout", summary: "seconds allowed to connect (curl's --connect-timeout)", changeable: true) { value, draft throws(QueueError) in
+            draft.connection.connectTimeout = try seconds("connect-timeout", value)
+            return draft.given("connect-timeout")
+        },
+        Option(name: "max-time", summary: "seconds the whole transfer may take, then it fails (curl's --max-time)", changeable: true) { value, draft throws(QueueError) in
+            draft.connection.maximumTime = try seconds("max-time", value)
+            return draft.given("max-time")
+        },
     ]
 
     /// `ignored` are aria2 options Ferry reads without applying them, with why.
     public static let ignored: [String: String] = [
         "retry-wait": "the engine's backoff applies",
-        "timeout": "the engine's low-speed limit applies", "connect-timeout": "the engine's applies",
+        "timeout": "the engine's low-speed limit applies (a total limit is max-time)",
         "lowest-speed-limit": "the engine's low-speed limit applies (ferry get --low-speed-limit)",
         "http-proxy": "give all-proxy", "https-proxy": "give all-proxy",
     ]
@@ -233,6 +241,20 @@ public enum TaskOptionTable {
     }
 
     /// `flag(_:_:)` reads `true` or `false`.
+    /// `seconds(_:_:)` reads a number of seconds, 0.001 to a year (fractions allowed).
+    static func seconds(_ key: String, _ value: String) throws(QueueError) -> Double {
+        guard let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds.isFinite,
+              seconds >= 0.001, seconds <= 365 * 86_400 else {
+            throw invalid(key, "must be a number of seconds, 0.001 to 31536000")
+        }
+        return seconds
+    }
+
+    /// `secondsText(_:)` writes seconds as `seconds(_:_:)` reads them back: whole ones without a fraction.
+    public static func secondsText(_ seconds: Double) -> String {
+        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    }
+
     static func flag(_ key: String, _ value: String) throws(QueueError) -> Bool {
         switch value.lowercased() {
         case "true": return true
