@@ -211,22 +211,12 @@ struct AddCommand: AsyncParsableCommand {
         }
         var sink = try TaskSink.open(state)
         defer { sink.close() }
-        let reader: BatchInputReader
-        do {
-            reader = try BatchInputReader.open(path: path, standardInput: FileHandle.standardInput, defaults: defaults)
-        } catch {
-            Console.error(error.description)
-            throw ExitStatus.usage
-        }
-        let shownPath = path == "-" ? "stdin" : path
-        var directories = DirectoryChecks()
+        var entries = try ListedEntries(path: path, defaults: defaults, commandIsInsecure: connection.settings.insecure)
+        let shownPath = entries.shownPath
         var chunk: [NewTask] = []
         var added = 0
-        var skipped = 0
         var firstID: TaskID?
         var lastID: TaskID?
-        // Entries with check-certificate=false: said once, never kept silently.
-        var insecureLines: [Int] = []
         func flush() async throws {
             guard !chunk.isEmpty else { return }
             let ids = try await sink.insert(chunk)
@@ -236,24 +226,9 @@ struct AddCommand: AsyncParsableCommand {
             chunk.removeAll(keepingCapacity: true)
         }
         do {
-            while let item = try reader.next() {
-                switch item {
-                case .error(let error):
-                    skipped += 1
-                    Console.error("\(shownPath): \(error.description)")
-                case .warning(let warning):
-                    Console.error("\(shownPath): \(warning.description)")
-                case .entry(let entry):
-                    var task = entry.task
-                    if let problem = directories.prepare(&task.spec.destinationDirectory) {
-                        skipped += 1
-                        Console.error("\(shownPath): line \(entry.line): \(problem); the entry was skipped")
-                        continue
-                    }
-                    if task.spec.connection.insecure && !connection.settings.insecure { insecureLines.append(entry.line) }
-                    chunk.append(task)
-                    if chunk.count >= 5_000 { try await flush() }
-                }
+            while let (_, task) = try entries.next() {
+                chunk.append(task)
+                if chunk.count >= 5_000 { try await flush() }
             }
         } catch let error as QueueError {
             try await flush()
@@ -261,10 +236,8 @@ struct AddCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         try await flush()
-        if !insecureLines.isEmpty {
-            let lines = insecureLines.prefix(5).map(String.init).joined(separator: ", ") + (insecureLines.count > 5 ? ", ..." : "")
-            Console.error("warning: \(shownPath): check-certificate=false (line \(lines)): TLS certificates and host names of \(insecureLines.count == 1 ? "that entry are" : "those entries are") not checked (kept with the tasks, shown in the terminal UI)")
-        }
+        entries.warnInsecure()
+        let skipped = entries.skipped
         var ids = ""
         if let firstID, let lastID { ids = firstID == lastID ? " (#\(firstID))" : " (#\(firstID) to #\(lastID))" }
         guard !quiet || skipped > 0 else { return }

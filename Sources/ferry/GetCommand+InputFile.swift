@@ -23,42 +23,22 @@ extension GetCommand {
         defaults.connections = options.connections
         defaults.minSplitSize = (try? options.parsedSegmentation())?.minSplitSize
         defaults.connection = connection
-        let shownPath = path == "-" ? "stdin" : path
-        let reader: BatchInputReader
-        do {
-            reader = try BatchInputReader.open(path: path, standardInput: FileHandle.standardInput, defaults: defaults)
-        } catch {
-            Console.error(error.description)
-            throw ExitStatus.usage
-        }
+        var entries = try ListedEntries(path: path, defaults: defaults, commandIsInsecure: connection.insecure)
+        let shownPath = entries.shownPath
         var tasks: [NewTask] = []
-        var skipped = 0
-        var directories = DirectoryChecks()
         var pausedLines: [Int] = []
         do {
-            while let item = try reader.next() {
-                switch item {
-                case .error(let error):
-                    skipped += 1
-                    Console.error("\(shownPath): \(error.description)")
-                case .warning(let warning):
-                    Console.error("\(shownPath): \(warning.description)")
-                case .entry(let entry):
-                    var task = entry.task
-                    if let problem = directories.prepare(&task.spec.destinationDirectory) {
-                        skipped += 1
-                        Console.error("\(shownPath): line \(entry.line): \(problem); the entry was skipped")
-                        continue
-                    }
-                    if task.startsPaused { pausedLines.append(entry.line) }
-                    task.startsPaused = false
-                    tasks.append(task)
-                }
+            while var (line, task) = try entries.next() {
+                if task.startsPaused { pausedLines.append(line) }
+                task.startsPaused = false
+                tasks.append(task)
             }
         } catch {
             Console.error("\(shownPath): \(error.description)")
             throw ExitStatus.usage
         }
+        entries.warnInsecure()
+        let skipped = entries.skipped
         if !pausedLines.isEmpty {
             Console.error("\(shownPath): pause=true is for ferry add; ferry get downloads those entries now (line \(pausedLines.prefix(5).map(String.init).joined(separator: ", "))\(pausedLines.count > 5 ? ", ..." : ""))")
         }
