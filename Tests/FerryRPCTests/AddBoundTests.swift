@@ -7,15 +7,9 @@ import Testing
 struct AddBoundTests {
     /// `withDispatcher(_:)` runs `body` with a dispatcher over a fresh, empty journal.
     private func withDispatcher(_ body: (RPCDispatcher, Journal) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-rpc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try Journal.open(at: directory + "/journal.sqlite").journal
-        defer { try? journal.close() }
-        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
-                               onShutdown: {})
-        try await body(RPCDispatcher(engine: engine, secret: nil), journal)
+        let fixture = try EngineFixture()
+        defer { fixture.close() }
+        try await body(fixture.dispatcher(), fixture.journal)
     }
 
     /// `addUri(_:_:)` is the `error` object of the answer to `aria2.addUri` with `params`, if any.

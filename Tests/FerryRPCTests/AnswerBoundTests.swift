@@ -80,22 +80,13 @@ struct AnswerBoundTests {
 
     /// `Fixture` is an engine over a journal of `tasks` queued downloads, nothing running them.
     private struct Fixture {
-        let directory: String
-        let journal: Journal
+        let engine: EngineFixture
         let dispatcher: RPCDispatcher
+        var journal: Journal { engine.journal }
 
         init(tasks: Int, secret: String? = nil, answerBytes: Int = AnswerBudget.maximumBytes) throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-bound-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            journal = try Journal.open(at: directory + "/journal.sqlite").journal
-            _ = try journal.insert((0..<tasks).map { index in
-                NewTask(spec: TaskSpec(urls: [try TransferURL(validating: "https://example.com/files/\(index).bin")],
-                                       requestedName: "f\(index).bin"))
-            })
-            let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-            let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
-                                   onShutdown: {})
-            dispatcher = RPCDispatcher(engine: engine, secret: secret.flatMap { RPCSecret($0) }, answerBytes: answerBytes)
+            engine = try EngineFixture(tasks: tasks)
+            dispatcher = engine.dispatcher(secret: secret, answerBytes: answerBytes)
         }
 
         func call(_ method: String, _ params: [JSONValue]) async throws -> (result: JSONValue?, error: RPCError?) {
@@ -109,8 +100,7 @@ struct AnswerBoundTests {
         }
 
         func close() {
-            try? journal.close()
-            try? FileManager.default.removeItem(atPath: directory)
+            engine.close()
         }
     }
 }

@@ -7,15 +7,10 @@ import Testing
 struct CookieJarTests {
     @Test func aJarOverAFileThatIsNotOneIsRefusedAndAJarIsMade0600() async throws {
         // Given a dispatcher over a fresh journal, a file that is not a jar, and a jar at 0644.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-rpc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try Journal.open(at: directory + "/journal.sqlite").journal
-        defer { try? journal.close() }
-        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
-                               onShutdown: {})
-        let dispatcher = RPCDispatcher(engine: engine, secret: nil)
+        let fixture = try EngineFixture()
+        defer { fixture.close() }
+        let (directory, journal) = (fixture.directory, fixture.journal)
+        let dispatcher = fixture.dispatcher()
         func addUri(jar: String) async -> [String: JSONValue]? {
             let request: JSONValue = ["jsonrpc": "2.0", "id": "1", "method": "aria2.addUri",
                                       "params": [["https://example.com/f"], ["save-cookies": .string(jar)]]]

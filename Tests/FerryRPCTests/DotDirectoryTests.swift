@@ -8,15 +8,10 @@ import Testing
 struct DotDirectoryTests {
     @Test func aDotDirectoryOverTCPIsRefusedAndNothingIsQueuedOrCreated() async throws {
         // Given a dispatcher with a secret over a fresh journal.
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-rpc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let journal = try Journal.open(at: directory + "/journal.sqlite").journal
-        defer { try? journal.close() }
-        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
-                               onShutdown: {})
-        let dispatcher = RPCDispatcher(engine: engine, secret: RPCSecret("a-long-enough-secret"))
+        let fixture = try EngineFixture()
+        defer { fixture.close() }
+        let (directory, journal) = (fixture.directory, fixture.journal)
+        let dispatcher = fixture.dispatcher(secret: "a-long-enough-secret")
         func answer(_ method: String, _ params: [JSONValue], origin: RPCOrigin) async -> [String: JSONValue]? {
             let request: JSONValue = ["jsonrpc": "2.0", "id": "1", "method": .string(method),
                                       "params": .array(["token:a-long-enough-secret"] + params)]
