@@ -61,7 +61,9 @@ import Testing
         func echo(_ body: RequestBody, contentType: String? = nil) async throws -> [HeaderField] {
             var request = Request(url: server.url("/echo"), method: .post)
             if let contentType { request.headers["Content-Type"] = contentType }
-            let result = try await session.uploadTask(with: request, body: body).result
+            let task = session.uploadTask(with: request, body: body)
+            task.resume()
+            let result = try await task.result
             return try JSONDecoder().decode(EchoReply.self, from: result.data ?? Data()).headers
         }
 
