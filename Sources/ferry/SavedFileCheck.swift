@@ -28,29 +28,8 @@ enum SavedFileCheck {
             guard modified <= finished.timeIntervalSince1970 + slack else { return nil }
         }
         if let checksum {
-            guard let actual = hex(of: path, algorithm: checksum.algorithm), actual == checksum.hex else { return nil }
+            guard (try? checksum.algorithm.hex(ofFileAt: path, followingLinks: false).get()) == checksum.hex else { return nil }
         }
         return path
-    }
-
-    /// `hex(of:algorithm:)` is the digest of the file at `path`, read in 1 MiB pieces; `nil`
-    /// when it cannot be read.
-    static func hex(of path: String, algorithm: Checksum.Algorithm) -> String? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var hasher = ChecksumHasher(algorithm: algorithm)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(fd, buffer.baseAddress, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { break }
-            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-        }
-        return hasher.finalizeHex()
     }
 }
