@@ -1,4 +1,5 @@
-# Ferry: `make run` opens Ferry, `make test` passes every test. Both install what is missing.
+# Ferry: `make run` opens Ferry, `make test` passes every test (the installation test:
+# `make test-install`). Both install what is missing.
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs the release binary (stripped), its
 # manual pages, shell completions and the guide (share/doc/ferry/USAGE.md); `make uninstall` removes those files again.
 SWIFT ?= swift
@@ -22,7 +23,7 @@ SOURCES := Package.swift $(shell find Sources -type f)
 # The manual pages' date: the last commit's, so that the same sources make the same pages.
 MAN_DATE ?= $(shell git log -1 --format=%cs 2>/dev/null)
 
-.PHONY: deps bench-deps build release stage install uninstall run test bench fuzz sanitize clean
+.PHONY: deps bench-deps build release stage install uninstall run test test-install bench fuzz sanitize clean
 
 deps:
 	@missing=""; for p in $(DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -102,10 +103,16 @@ uninstall: | $(STAMP)
 run: build
 	./.build/debug/ferry $(ARGS)
 
-# The stage comes first: the installation test installs it.
-test: deps $(STAMP)
+# Every test but the installation test, on the debug build only: no release stage is made.
+test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --skip InstallTests
+
+# The installation test: the stage (the release build, its manual pages and completions)
+# comes first, since the test installs it. `.ci/run` runs it after `make test`.
+test-install: deps $(STAMP)
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter InstallTests
 
 bench: bench-deps release
 	bench/download

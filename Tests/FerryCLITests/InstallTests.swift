@@ -10,8 +10,9 @@ import Musl
 /// `make install` into a temporary `DESTDIR`, and what a user then meets: the binary runs
 /// without the Swift toolchain's libraries, `man -l` renders the pages, bash completes.
 ///
-/// `make test` makes the install stage (the release build, its manual pages and completion
-/// scripts) before the tests run, so `make install` here only copies files. When the stage
+/// `make test-install` makes the install stage (the release build, its manual pages and
+/// completion scripts) before it runs these tests (`make test` skips them and builds no
+/// release), so `make install` here only copies files. When the stage
 /// is out of date (sources edited since), the test says so instead of starting a release
 /// build of several minutes inside the test run.
 @Suite(.serialized) struct InstallTests {
@@ -189,7 +190,7 @@ private func requireFreshStage() throws {
     let question = try make(["-q", ".build/install.stamp"])
     try #require(
         question.exitStatus == 0,
-        "the install stage is missing or out of date: `make test` (or `make stage`) makes it"
+        "the install stage is missing or out of date: `make test-install` (or `make stage`) makes it"
     )
 }
 
