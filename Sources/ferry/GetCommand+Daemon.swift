@@ -14,13 +14,25 @@ extension GetCommand {
         let journal = try QueueAccess.open(directory, policy: .fail)
         defer { try? journal.close() }
         let bandwidth = request.options.limits.bandwidth
-        if bandwidth.isGiven {
-            do {
-                _ = try await daemon.call("aria2.changeGlobalOption", [.object(bandwidth.rpcOptions)])
-            } catch is DaemonClient.Absent {
-                return false
-            }
+        let budget: DaemonRunBudget
+        do {
+            budget = try await DaemonRunBudget.apply(bandwidth, on: daemon)
+        } catch is DaemonClient.Absent {
+            return false
         }
+        do {
+            let handled = try await follow(request, daemon: daemon, journal: journal, bandwidth: bandwidth)
+            await budget.restore()
+            return handled
+        } catch {
+            await budget.restore()
+            throw error
+        }
+    }
+
+    /// `follow(_:daemon:journal:bandwidth:)` is `getThroughDaemon(_:)` once this run's budget
+    /// is in force: the downloads handed to the daemon and followed to their end.
+    private func follow(_ request: GetRequest, daemon: DaemonClient, journal: Journal, bandwidth: BandwidthOptions) async throws -> Bool {
         let interruption = Interruption()
         let trap = SignalTrap.install { interruption.record($0) }
         defer { trap.cancel() }
