@@ -28,7 +28,7 @@ extension GetCommand {
         var tasks: [NewTask] = []
         var pausedLines: [Int] = []
         do {
-            while var (line, task) = try entries.next() {
+            while case (let line, var task)? = try entries.next() {
                 if task.startsPaused { pausedLines.append(line) }
                 task.startsPaused = false
                 tasks.append(task)
