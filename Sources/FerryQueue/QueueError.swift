@@ -78,7 +78,7 @@ public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidHeader(detail: String)
         /// `invalidChecksum` carries the offending `ALGO=HEX` text.
         case invalidChecksum(String)
-        /// `invalidRate` carries a rate that is not a number with an optional K or M suffix.
+        /// `invalidRate` carries a rate that is not a number with an optional K, M or G suffix.
         case invalidRate(String)
         /// `invalidOption` carries an option name and what is wrong with its value.
         case invalidOption(name: String, detail: String)
@@ -190,7 +190,7 @@ extension QueueError.InputReason {
         case .invalidChecksum(let text):
             return "invalid checksum '\(text)' (expected ALGO=HEX with md5, sha-1, sha-256 or sha-512)"
         case .invalidRate(let text):
-            return "invalid rate '\(text)' (expected a number of bytes with an optional K or M suffix)"
+            return "invalid rate '\(text)' (expected a number of bytes with an optional K, M or G suffix, such as 500K or 1.5M)"
         case .invalidOption(let name, let detail):
             return "invalid value for option '\(name)': \(detail)"
         case .optionWithoutEntry:

@@ -9,7 +9,7 @@ extension DownloadOptions {
         }
         var size: Int64?
         if let minSplitSize {
-            guard let bytes = RateParser.bytesPerSecond(minSplitSize), bytes >= 1024, bytes <= 1 << 40 else {
+            guard let bytes = TaskOptions.parseByteCount(minSplitSize), bytes >= 1024, bytes <= 1 << 40 else {
                 throw .input(.invalidOption("invalid --min-split-size \"\(minSplitSize.displayable)\": expected a size from 1K to 1T, e.g. 1M"))
             }
             size = bytes

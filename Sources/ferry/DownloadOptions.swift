@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryKit
+import FerryQueue
 import Foundation
 
 /// `DownloadOptions` are the options `ferry get` (and later `ferry add`) take for downloads.
@@ -85,8 +86,8 @@ struct DownloadOptions: ParsableArguments {
     func parsedLowSpeed() throws(FerryError) -> (limit: Int?, time: Int?) {
         var limit: Int?
         if let lowSpeedLimit {
-            guard let rate = RateParser.bytesPerSecond(lowSpeedLimit), rate > 0, rate <= Int64(Int32.max) else {
-                throw .input(.invalidOption("invalid --low-speed-limit \"\(lowSpeedLimit.displayable)\": expected a number of bytes per second with an optional K or M suffix"))
+            guard let rate = TaskOptions.parseByteCount(lowSpeedLimit), rate > 0, rate <= Int64(Int32.max) else {
+                throw .input(.invalidOption("invalid --low-speed-limit \"\(lowSpeedLimit.displayable)\": expected a number of bytes per second with an optional K, M or G suffix"))
             }
             limit = Int(rate)
         }
@@ -99,7 +100,7 @@ struct DownloadOptions: ParsableArguments {
     /// `--limit-rate` in bytes per second, `nil` when not given.
     func parsedRate() throws(FerryError) -> Int64? {
         guard let limitRate else { return nil }
-        guard let rate = RateParser.bytesPerSecond(limitRate), rate > 0 else {
+        guard let rate = TaskOptions.parseByteCount(limitRate), rate > 0 else {
             throw .input(.invalidOption("invalid --limit-rate \"\(limitRate)\": expected a number with an optional K, M or G suffix"))
         }
         return rate
@@ -111,25 +112,5 @@ struct DownloadOptions: ParsableArguments {
     var retryPolicy: RetryPolicy {
         let given = retries != RetryPolicy.defaultRetryLimit
         return RetryPolicy(retryLimit: retries, connectRetryLimit: given ? retries : RetryPolicy.defaultConnectRetryLimit)
-    }
-}
-
-/// `RateParser` reads sizes like `500K`, `2M`, `1.5G` (binary multiples) or plain bytes.
-enum RateParser {
-    static func bytesPerSecond(_ text: String) -> Int64? {
-        var number = text.trimmingCharacters(in: .whitespaces)
-        var multiplier = 1.0
-        if let last = number.last, last.isLetter {
-            switch last.uppercased() {
-            case "K": multiplier = 1024
-            case "M": multiplier = 1024 * 1024
-            case "G": multiplier = 1024 * 1024 * 1024
-            default: return nil
-            }
-            number.removeLast()
-        }
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        let bytes = value * multiplier
-        return bytes < Double(Int64.max) ? Int64(bytes) : nil
     }
 }

@@ -12,7 +12,7 @@ struct LimitCommand: AsyncParsableCommand {
         discussion: """
         `ferry limit 2M` shares 2 MiB/s among all running downloads; `ferry limit off` lifts \
         it; `ferry limit 300K 4 7` caps tasks 4 and 7 at 300 KiB/s each (under the shared \
-        limit). Rates are bytes per second with an optional K or M suffix (1024-based). The \
+        limit). Rates are bytes per second with an optional K, M or G suffix (1024-based; 1.5M too). The \
         shared limit is kept for the next runs. `ferry limit` alone shows the shared limits.
         """
     )

@@ -51,7 +51,11 @@ import Testing
         #expect(try TaskOptions.parseRate("500K") == 512_000)
         #expect(try TaskOptions.parseRate("2048") == 2048)
         #expect(try TaskOptions.parseRate("0") == nil)
-        #expect(throws: QueueError.self) { try TaskOptions.parseRate("1.5M") }
+        #expect(try TaskOptions.parseRate("1.5M") == 1_572_864)
+        #expect(try TaskOptions.parseRate(" 2g ") == 2 << 30)
+        for bad in ["1.5.M", "1.", ".5K", "-1K", "1e6", "1T", "inf", "9223372036854775807K", ""] {
+            #expect(throws: QueueError.self, "\(bad)") { try TaskOptions.parseRate(bad) }
+        }
         #expect(throws: QueueError.self) { try TaskOptions.parseRate("M") }
     }
 }
