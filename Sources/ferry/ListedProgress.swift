@@ -16,6 +16,9 @@ struct ListedProgress {
     /// `connections` is how many connections the task uses now: live from a daemon; `nil`
     /// when unknown (not running in a daemon).
     var connections: Int?
+    /// `sentOnly` is true for an upload the server rejected: `completed` is what was sent,
+    /// and the whole size is not known.
+    var sentOnly = false
 
     /// `init(record:live:)` is the progress of `record`, live when the daemon reported it.
     init(record: TaskRecord, live: ListedProgress?) {
@@ -27,6 +30,12 @@ struct ListedProgress {
         completed = record.state == .done ? (total ?? record.resume.durableOffset) : record.resume.durableOffset
         speed = nil
         connections = record.state == .running ? nil : 0
+        // A failed upload's recorded length is the body sent before the server's answer.
+        if record.state == .failed, record.spec.upload != nil, let sent = total {
+            completed = sent
+            total = nil
+            sentOnly = true
+        }
     }
 
     /// `init(completed:total:speed:)` makes a value (a daemon's live report).
@@ -55,7 +64,8 @@ struct ListedProgress {
 
     /// `columns` are the %, size, speed and ETA columns as people read them, `-` where unknown.
     var columns: (percent: String, size: String, speed: String, eta: String) {
-        (fraction.map(ByteFormatting.percent) ?? "-", total.map(ByteFormatting.size) ?? "-",
+        (fraction.map(ByteFormatting.percent) ?? "-",
+         total.map(ByteFormatting.size) ?? (sentOnly ? ByteFormatting.size(completed) + " sent" : "-"),
          speed.map(ByteFormatting.speed) ?? "-", secondsLeft.map { ByteFormatting.duration($0) } ?? "-")
     }
 

@@ -56,12 +56,16 @@ struct AttemptPolicy {
             }
         }
         let error: FerryError
+        // An upload the server rejected: its message carries the start of the reply, and once
+        // it fails for good its length is what was sent.
+        var rejected: TransferResult?
         switch outcome {
         case .success(let result):
             if spec.upload != nil, !result.response.isSuccess {
                 error = .validation(.unacceptableStatus(
                     result.response.statusCode, reason: result.response.reasonPhrase,
                     url: URLMasking.mask(result.response.url), body: result.data))
+                rejected = result
             } else {
                 tasks.removeValue(forKey: id)
                 let upload = spec.upload != nil
@@ -72,7 +76,8 @@ struct AttemptPolicy {
         case .failure(let failure):
             error = failure
         }
-        let message = error.description
+        let message = rejected.map { UploadReply.rejection(error, of: $0) } ?? error.description
+        let sent = rejected?.bytesSent
         if AttemptPolicy.isDiskFull(error) {
             return Decision(state: .paused, message: "\(message); paused until there is room", failure: .localFile)
         }
@@ -98,7 +103,7 @@ struct AttemptPolicy {
                 return Decision(state: .queued, message: "\(message); trying the next mirror")
             }
             task.mirror = 0
-            return Decision(state: .failed, message: message, failure: error.kind)
+            return Decision(state: .failed, message: message, failure: error.kind, length: sent)
         }
     }
 

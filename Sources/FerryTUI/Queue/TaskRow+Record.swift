@@ -12,6 +12,11 @@ extension TaskRow {
         if record.state == .done, total == nil, let path = record.finalPath { total = Self.fileSize(at: path) }
         var done = record.resume.durableOffset
         if record.state == .done, let total { done = total }
+        // A failed upload's recorded length is the body sent before the server's answer.
+        if record.state == .failed, spec.kind == .upload, let sent = total {
+            done = sent
+            total = nil
+        }
         self.init(
             id: record.id.rawValue,
             kind: spec.kind == .upload ? .upload : .download,

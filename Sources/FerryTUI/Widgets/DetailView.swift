@@ -99,6 +99,7 @@ struct DetailView {
 
     private static func bytesLine(_ task: TaskRow) -> String {
         let done = ByteFormatting.size(task.bytesDone)
+        if task.kind == .upload, task.state == .failed, task.bytesTotal == nil { return "\(done) sent" }
         guard let total = task.bytesTotal else { return "\(done) of unknown size" }
         let percent = task.fraction.map { " (\(ByteFormatting.percent($0)))" } ?? ""
         return "\(done) of \(ByteFormatting.size(total))\(percent)"
