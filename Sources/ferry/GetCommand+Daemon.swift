@@ -52,7 +52,10 @@ extension GetCommand {
         if !plan.jobs.isEmpty, let connections = request.options.connections, let note = await Self.connectionCapNote(daemon, connections) {
             Console.error(note)
         }
-        guard plan.announce(style: style) else { return true }
+        guard plan.announce(style: style) else {
+            if let status = request.finalStatus(0) { throw status }
+            return true
+        }
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
         let outcome = await DaemonFollower(daemon: daemon, reporter: reporter, jobs: plan.jobs).run(interruption: interruption)
         reporter.clearLine()
@@ -65,8 +68,8 @@ extension GetCommand {
             Console.error(await InterruptedGet.message(journal: journal, ids: Array(plan.jobs.keys), settling: .seconds(3)))
             throw ExitStatus(code: status)
         }
-        if case .ended(let summary) = outcome {
-            throw ExitStatus(code: summary.exitStatus)
+        if case .ended(let summary) = outcome, let status = request.finalStatus(summary.exitStatus) {
+            throw status
         }
         return true
     }

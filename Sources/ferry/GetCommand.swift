@@ -126,9 +126,8 @@ struct GetCommand: AsyncParsableCommand {
 
         var request = GetRequest(urls: parsed, directory: directory, options: requestOptions, headers: headers, rate: rate, checksum: checksum,
                                  connection: connection.settings)
-        var listedSkipped = 0
         if let inputFile {
-            (request.listed, listedSkipped) = try listedTasks(from: inputFile, directory: directory, headers: headers, rate: rate,
+            (request.listed, request.listedSkipped) = try listedTasks(from: inputFile, directory: directory, headers: headers, rate: rate,
                                                               checksum: checksum, connection: connection.settings)
         }
         let journal: DownloadJournal
@@ -157,6 +156,7 @@ struct GetCommand: AsyncParsableCommand {
         if !plan.jobs.isEmpty, let note = options.limits.bandwidth.keptLimitNote(journal: journal.journal) { Console.error(note) }
         guard plan.announce(style: style) else {
             journal.close()
+            if let status = request.finalStatus(0) { throw status }
             return
         }
 
@@ -221,8 +221,7 @@ struct GetCommand: AsyncParsableCommand {
             Console.error(journalError.description)
             throw ExitStatus.localFile
         }
-        // A skipped line of -i FILE makes a run whose downloads all succeeded a usage error.
-        throw ExitStatus(code: summary.exitStatus == 0 && listedSkipped > 0 ? ExitStatus.usage.code : summary.exitStatus)
+        throw request.finalStatus(summary.exitStatus) ?? ExitStatus.success
     }
 }
 
@@ -238,6 +237,16 @@ struct GetRequest {
     var connection: ConnectionSettings
     /// `listed` are the downloads of `-i FILE`, their options merged; none by default.
     var listed: [NewTask] = []
+    /// `listedSkipped` counts the lines of `-i FILE` that were skipped (reported already).
+    var listedSkipped = 0
+
+    /// `finalStatus(_:)` is the status a run whose downloads ended with `code` exits with,
+    /// `nil` for 0: a skipped line of `-i FILE` makes a run whose downloads all succeeded (or
+    /// were saved already) a usage error, through a daemon as on its own.
+    func finalStatus(_ code: Int32) -> ExitStatus? {
+        let status = code == 0 && listedSkipped > 0 ? ExitStatus.usage.code : code
+        return status == 0 ? nil : ExitStatus(code: status)
+    }
 }
 
 /// `GetTaskStore` is where `ferry get` records its downloads: its own journal under the

@@ -148,13 +148,7 @@ import Testing
         try Pattern.writeFile(at: www.file("ok.bin"), count: 10_000, seed: 40)
         let nginx = try NginxServer.start(root: www.url)
         defer { nginx.stop() }
-        let list = """
-            \(nginx.url("/ok.bin").absoluteString)
-            \(nginx.url("/bad.bin").absoluteString)
-              checksum=sha-256=0000
-
-            """
-        try Data(list.utf8).write(to: out.file("list.txt"))
+        try Self.writeListWithABadLine(to: out.file("list.txt"), nginx: nginx)
 
         // When the list is downloaded.
         let result = try runFerry(["get", "-i", out.file("list.txt").path, "-d", out.path])
@@ -163,5 +157,42 @@ import Testing
         #expect(result.exitStatus == 2, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.file("ok.bin").path))
         #expect(result.stderr.contains("line 3"), "\(result.stderr)")
+    }
+
+    @Test func aSkippedLineOfAListIsAUsageErrorThroughADaemonToo() throws {
+        // Given a list with a good entry and a line that cannot be used, and a daemon running the queue.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let out = try TemporaryDirectory()
+        let state = try TemporaryDirectory()
+        defer { www.remove(); out.remove(); state.remove() }
+        try Pattern.writeFile(at: www.file("ok.bin"), count: 10_000, seed: 41)
+        let nginx = try NginxServer.start(root: www.url)
+        defer { nginx.stop() }
+        try Self.writeListWithABadLine(to: out.file("list.txt"), nginx: nginx)
+        let daemon = try FerryDaemon.start(stateDirectory: state.url)
+        defer { daemon.stop() }
+
+        // When the list is downloaded through it, and again once its file is saved.
+        let first = try runFerry(["get", "-i", out.file("list.txt").path, "-d", out.path], stateDirectory: state.url)
+        let again = try runFerry(["get", "-i", out.file("list.txt").path, "-d", out.path], stateDirectory: state.url)
+
+        // Then the good entry is saved, and both runs name the bad line and exit 2.
+        #expect(first.exitStatus == 2, "\(first.stderr)")
+        #expect(try Data(contentsOf: out.file("ok.bin")) == Pattern.bytes(count: 10_000, seed: 41))
+        #expect(first.stderr.contains("line 3"), "\(first.stderr)")
+        #expect(again.exitStatus == 2, "\(again.stderr)")
+        #expect(again.stderr.contains("line 3") && again.stderr.contains("already saved"), "\(again.stderr)")
+    }
+
+    /// `writeListWithABadLine(to:nginx:)` writes a list of `ok.bin`, then an entry whose
+    /// checksum option (line 3) cannot be used.
+    private static func writeListWithABadLine(to file: URL, nginx: NginxServer) throws {
+        let list = """
+            \(nginx.url("/ok.bin").absoluteString)
+            \(nginx.url("/bad.bin").absoluteString)
+              checksum=sha-256=0000
+
+            """
+        try Data(list.utf8).write(to: file)
     }
 }
