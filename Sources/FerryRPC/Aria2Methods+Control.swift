@@ -5,18 +5,19 @@ extension Aria2Methods {
     /// stopped, its `.part` kept; a waiting task is notified at once).
     @Sendable static func pause(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
-        let record = try call.engine.record(id)
+        _ = try call.engine.record(id)
         guard try await !call.engine.pause(.ids([id])).isEmpty else {
-            throw RPCError.failed("GID \(GID.string(for: id)) cannot be paused now (it is \(DownloadStatus.name(of: record.state)))")
+            throw RPCError.failed("GID#\(GID.string(for: id)) cannot be paused now")
         }
         return .string(GID.string(for: id))
     }
 
+    /// `unpause`: a paused task waits again; any other is refused in aria2's words.
     @Sendable static func unpause(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let record = try call.engine.record(id)
         guard record.state == .paused, await !call.engine.scheduler.resume([id]).isEmpty else {
-            throw RPCError.failed("GID \(GID.string(for: id)) cannot be unpaused now (it is \(DownloadStatus.name(of: record.state)))")
+            throw RPCError.failed("GID#\(GID.string(for: id)) cannot be unpaused now")
         }
         return .string(GID.string(for: id))
     }
@@ -37,9 +38,10 @@ extension Aria2Methods {
     /// listed as stopped until `removeDownloadResult`; its file or `.part` is kept.
     @Sendable static func remove(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
-        let record = try call.engine.record(id)
+        _ = try call.engine.record(id)
         guard try await !call.engine.cancel(.ids([id])).isEmpty else {
-            throw RPCError.failed("GID \(GID.string(for: id)) cannot be removed (it is \(DownloadStatus.name(of: record.state)))")
+            // aria2's words for a task that has stopped.
+            throw RPCError.failed("Active Download not found for GID#\(GID.string(for: id))")
         }
         return .string(GID.string(for: id))
     }
@@ -49,7 +51,7 @@ extension Aria2Methods {
         let engine = call.engine
         let record = try engine.record(id)
         guard stoppedStates.contains(record.state) else {
-            throw RPCError.failed("GID \(GID.string(for: id)) has no result to remove (it is \(DownloadStatus.name(of: record.state)))")
+            throw RPCError.failed("Could not remove download result of GID#\(GID.string(for: id))")
         }
         _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove([id]) }
         await engine.scheduler.journalDidChange()
@@ -77,14 +79,14 @@ extension Aria2Methods {
         let records = try engine.records(in: waitingStates)
         let waiting = (held.isEmpty ? records : (records + held).sorted(by: inQueueOrder)).map(\.id)
         guard let current = waiting.firstIndex(of: id) else {
-            throw RPCError.failed("GID \(GID.string(for: id)) is not waiting")
+            throw RPCError.failed("GID#\(GID.string(for: id)) not found in the waiting queue.")
         }
         let base: Int64
         switch how {
         case "POS_SET": base = 0
         case "POS_CUR": base = Int64(current)
         case "POS_END": base = Int64(waiting.count - 1)
-        default: throw RPCError.invalidParams("how must be POS_SET, POS_CUR or POS_END")
+        default: throw RPCError.failed("Illegal argument.")
         }
         let (sum, overflow) = base.addingReportingOverflow(amount)
         let target = overflow ? (amount < 0 ? 0 : waiting.count - 1) : Int(min(max(sum, 0), Int64(waiting.count - 1)))

@@ -7,7 +7,7 @@ extension Aria2Methods {
     }
 
     @Sendable static func getUris(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        DownloadStatus.uris(try call.engine.record(try call.gid(0)))
+        DownloadStatus.uris(try call.engine.record(try call.gid(0)), engine: call.engine)
     }
 
     @Sendable static func getFiles(_ call: RPCCall) throws(RPCError) -> JSONValue {

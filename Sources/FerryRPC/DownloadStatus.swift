@@ -147,24 +147,31 @@ enum DownloadStatus {
         writer.key("selected")
         writer.string("true")
         writer.key("uris")
-        writeURIs(record, into: &writer)
+        writeURIs(record, used: hasBeenTried(record, engine: engine), into: &writer)
         writer.endObject()
         writer.endArray()
     }
 
-    /// `uris(_:)` is the task's URLs, masked: the first `used`, its mirrors `waiting`.
-    static func uris(_ record: TaskRecord) -> JSONValue {
+    /// `uris(_:engine:)` is the task's URLs, masked: the first `used` once the task has been
+    /// tried (aria2: a URI a connection took), every other `waiting`.
+    static func uris(_ record: TaskRecord, engine: RPCEngine) -> JSONValue {
         var writer = JSONByteWriter()
-        writeURIs(record, into: &writer)
+        writeURIs(record, used: hasBeenTried(record, engine: engine), into: &writer)
         return .encoded(writer.data)
     }
 
-    private static func writeURIs(_ record: TaskRecord, into writer: inout JSONByteWriter) {
+    /// `hasBeenTried(_:engine:)` is true once a transfer of the task began: it is live, or the
+    /// journal counts an attempt or a start.
+    static func hasBeenTried(_ record: TaskRecord, engine: RPCEngine) -> Bool {
+        record.attempts > 0 || record.startedAt != nil || engine.live.progress(of: record.id) != nil
+    }
+
+    private static func writeURIs(_ record: TaskRecord, used: Bool, into writer: inout JSONByteWriter) {
         writer.beginArray()
         for (index, url) in record.spec.urls.enumerated() {
             writer.beginObject()
             writer.key("status")
-            writer.string(index == 0 ? "used" : "waiting")
+            writer.string(index == 0 && used ? "used" : "waiting")
             writer.key("uri")
             writer.string(url.masked)
             writer.endObject()
