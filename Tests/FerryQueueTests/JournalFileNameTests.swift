@@ -45,12 +45,14 @@ import Testing
         #expect(try journal.task(ids[0])?.fileName == "same.1.bin")
         #expect(try journal.task(ids[1])?.fileName == nil)
 
-        // When they are queued again (a restart) and start with other names.
+        // When they are queued again (a restart) and handed to an engine with other names.
         #expect(try journal.requeueInterrupted() == 2)
-        _ = try journal.recordOutcomes([], markingRunning: ids, fileNames: ["same.bin", "same.2.bin"])
+        let handed = try journal.recordRound(started: [], outcomes: [], handing: ids, fileNames: ["same.bin", "same.2.bin"])
 
-        // Then the first one keeps its first name; the other gets its first.
+        // Then the first one keeps its first name; the other gets its first; both stay queued.
+        #expect(handed.handed == ids)
         #expect(try journal.task(ids[0])?.fileName == "same.1.bin")
         #expect(try journal.task(ids[1])?.fileName == "same.2.bin")
+        #expect(try journal.states(of: ids) == [ids[0]: .queued, ids[1]: .queued])
     }
 }

@@ -36,6 +36,31 @@ import Testing
         #expect(try journal.finalPath(of: ids[2]) == nil)
     }
 
+    @Test func oneRoundMarksStartsRecordsOutcomesAndHandsOverLeavingHandedTasksQueued() throws {
+        // Given five queued tasks, the fifth then paused by another process.
+        let temp = try TemporaryDirectory()
+        let journal = try openJournal(in: temp)
+        let ids = try journal.insert(try (0..<5).map { try download("https://example.com/\($0)") })
+        #expect(try journal.updateStates([ids[4]], to: .paused) == [ids[4]])
+        let before = try journal.revision()
+
+        // When one round marks the first two started, records the second one done (it started
+        // and ended before it was marked), and hands the last three to the engine.
+        let written = try journal.recordRound(started: [ids[0], ids[1]],
+                                              outcomes: [AttemptOutcome(id: ids[1], state: .done, finalPath: "/d/1")],
+                                              handing: [ids[2], ids[3], ids[4]], fileNames: ["two.bin", nil, "four.bin"])
+
+        // Then the first reads running, the second done, the handed ones queued with their
+        // names and start time; the paused one is neither handed nor named.
+        #expect(written.started == [ids[0], ids[1]] && written.states == [.done] && written.handed == [ids[2], ids[3]])
+        #expect(try journal.states(of: ids) == [ids[0]: .running, ids[1]: .done, ids[2]: .queued, ids[3]: .queued,
+                                                ids[4]: .paused])
+        let handed = try #require(try journal.task(ids[2]))
+        #expect(handed.fileName == "two.bin" && handed.startedAt != nil)
+        #expect(try journal.task(ids[4])?.fileName == nil)
+        #expect(try journal.revision() > before)
+    }
+
     @Test func anEmptyBatchWritesNothing() throws {
         let temp = try TemporaryDirectory()
         let journal = try openJournal(in: temp)

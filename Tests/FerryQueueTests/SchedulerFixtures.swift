@@ -188,3 +188,19 @@ final class InterceptingDelegate: TaskDelegate, @unchecked Sendable {
         return inner.task(task, didCompleteWith: result, bytesSent: bytesSent)
     }
 }
+
+/// `Eventually` waits for a condition that no event announces (a journal row the scheduler
+/// writes on its own thread): it checks every 20 ms until the condition holds or `timeout`
+/// passes.
+enum Eventually {
+    /// `holds(timeout:_:)` is true once `condition` holds, false when `timeout` passed first.
+    static func holds(timeout: Duration, _ condition: () throws -> Bool) async rethrows -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            if try condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return try condition()
+    }
+}

@@ -56,7 +56,8 @@ import Testing
 
 /// `ThreeSlowTasks` is three 2 MB downloads capped at 5 KB/s (they run until the test stops
 /// them) in a queue run one at a time that polls the journal once a minute, already running:
-/// the first one has started, the other two are handed to the session ahead of need.
+/// the first one has started (`running` in the journal), the other two are handed to the
+/// session ahead of need (`queued` in the journal).
 private struct ThreeSlowTasks {
     /// `OneGatedDownloadDelegateFactory` makes download delegates whose completion waits
     /// until `gate` opens for the task `gated` only; the other tasks end as usual.
@@ -104,7 +105,12 @@ private struct ThreeSlowTasks {
         let queue = ThreeSlowTasks(www: www, state: state, nginx: nginx, journal: journal, ids: ids, scheduler: scheduler,
                                    recorder: recorder, running: running)
         #expect(await recorder.wait(timeout: .seconds(30)) { SchedulerEvents.startOrder($0) == [ids[0]] })
-        #expect(try journal.states(of: Set(ids)) == [ids[0]: .running, ids[1]: .running, ids[2]: .running])
+        // Only the started one reads `running`; the two held ahead are queued, handed over
+        // (their names reserved).
+        #expect(try await Eventually.holds(timeout: .seconds(30)) {
+            try journal.states(of: Set(ids)) == [ids[0]: .running, ids[1]: .queued, ids[2]: .queued]
+        })
+        #expect(try journal.task(ids[1])?.fileName == "o1.bin" && journal.task(ids[2])?.fileName == "o2.bin")
         return queue
     }
 

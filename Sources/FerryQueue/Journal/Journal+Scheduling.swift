@@ -24,10 +24,17 @@ extension Journal {
 
     /// `markRunning(_:fileNames:time:in:)` is `markRunning(_:fileNames:)`'s work inside a transaction.
     private static func markRunning(_ ids: [TaskID], fileNames: [String?], time: Int64, in db: Database) throws -> [TaskID] {
-        let update = try RawUpdate(db, sql: """
+        try updateQueued(ids, fileNames: fileNames, time: time, in: db, sql: """
             UPDATE task SET state = 'running', started_at = ?1, updated_at = ?1, file_name = COALESCE(file_name, ?3)
             WHERE id = ?2 AND state = 'queued'
             """)
+    }
+
+    /// `updateQueued(_:fileNames:time:in:sql:)` runs `sql` (arguments: time, id, file name) for
+    /// each task, in order, and returns those it changed (those still `queued`).
+    private static func updateQueued(_ ids: [TaskID], fileNames: [String?], time: Int64, in db: Database, sql: String) throws -> [TaskID] {
+        guard !ids.isEmpty else { return [] }
+        let update = try RawUpdate(db, sql: sql)
         var moved: [TaskID] = []
         for (index, id) in ids.enumerated() {
             update.bind(1, time)
@@ -48,21 +55,41 @@ extension Journal {
         }
     }
 
-    /// `recordOutcomes(_:markingRunning:fileNames:)` is `recordOutcomes(_:)` then
-    /// `markRunning(_:fileNames:)` in one transaction: the scheduler records the attempts that
-    /// ended and starts the tasks taking their slots with one commit. Returns the states as
-    /// `recordOutcomes(_:)` does and the tasks that moved to `running`.
-    public func recordOutcomes(
-        _ outcomes: [AttemptOutcome], markingRunning ids: [TaskID], fileNames: [String?] = []
-    ) throws(QueueError) -> (states: [TaskState?], running: [TaskID]) {
-        guard !outcomes.isEmpty || !ids.isEmpty else { return ([], []) }
+    /// `recordRound(started:outcomes:handing:fileNames:)` is one scheduling commit: it moves
+    /// the tasks whose transfers `started` from `queued` to `running`, then records the
+    /// `outcomes` (as `recordOutcomes(_:)`), then reserves for each task `handing` to the
+    /// engine its file name and start time without changing its state (`queued`, held by
+    /// the engine until its transfer starts), all in one transaction.
+    ///
+    /// `fileNames` holds a name per task of `handing` (or `nil`), in the same order, recorded
+    /// as the task's `fileName` unless it has one already. A task of `started` or `handing`
+    /// that is no longer `queued` (another process paused or removed it) is left alone and
+    /// not returned; a task both started and ended here moves to `running` before its outcome.
+    /// Returns the tasks that went `running`, the states as `recordOutcomes(_:)` does, and the
+    /// tasks handed over, in the given orders.
+    public func recordRound(
+        started: [TaskID], outcomes: [AttemptOutcome], handing: [TaskID], fileNames: [String?] = []
+    ) throws(QueueError) -> (started: [TaskID], states: [TaskState?], handed: [TaskID]) {
+        guard !started.isEmpty || !outcomes.isEmpty || !handing.isEmpty else { return ([], [], []) }
         let time = timestamp()
         return try schedulingWrite { db in
+            let running = try Journal.markRunning(started, fileNames: [], time: time, in: db)
             let states = try Journal.recordOutcomes(outcomes, time: time, in: db)
-            let moved = try Journal.markRunning(ids, fileNames: fileNames, time: time, in: db)
-            try JournalMeta.bumpRevision(db)
-            return (states, moved)
+            let handed = try Journal.handOver(handing, fileNames: fileNames, time: time, in: db)
+            if !running.isEmpty || !outcomes.isEmpty || !handed.isEmpty {
+                try JournalMeta.bumpRevision(db)
+            }
+            return (running, states, handed)
         }
+    }
+
+    /// `handOver(_:fileNames:time:in:)` stamps `started_at` and records the file names of the
+    /// given tasks still `queued`, leaving their state, and returns those, in order.
+    private static func handOver(_ ids: [TaskID], fileNames: [String?], time: Int64, in db: Database) throws -> [TaskID] {
+        try updateQueued(ids, fileNames: fileNames, time: time, in: db, sql: """
+            UPDATE task SET started_at = ?1, updated_at = ?1, file_name = COALESCE(file_name, ?3)
+            WHERE id = ?2 AND state = 'queued'
+            """)
     }
 
     /// `recordOutcome(_:state:finalPath:error:)` stores the end of one transfer attempt in one

@@ -24,7 +24,8 @@ public struct TaskRecord: Sendable, Hashable, CustomStringConvertible {
     public var createdAt: Date
     /// `updatedAt` is when the task row last changed (checkpoints included).
     public var updatedAt: Date
-    /// `startedAt` is when the task last went `running`; `nil` if never.
+    /// `startedAt` is when the task last went `running` or was last handed to an engine (which
+    /// holds it `queued` until its transfer starts); `nil` if never.
     public var startedAt: Date?
     /// `finishedAt` is when the task last reached `done`, `failed` or `cancelled`; `nil` if never.
     public var finishedAt: Date?

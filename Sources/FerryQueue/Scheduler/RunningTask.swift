@@ -1,6 +1,7 @@
 import FerryKit
 
-/// `RunningTask` is what a `Scheduler` keeps about one task with a transfer in flight. A
+/// `RunningTask` is what a `Scheduler` keeps about one task handed to its session: a transfer
+/// in flight, or held by the session ahead of need until it starts (`started`). A
 /// class, owned by the scheduler's actor: the scheduler walks its running tasks each time it
 /// fills slots, and a struct holding a whole `TaskRecord` would be copied at every step.
 final class RunningTask {
@@ -23,6 +24,12 @@ final class RunningTask {
     /// `finishing` is true once the network part is over and the file is being made durable
     /// and named: the task no longer counts against the concurrency limits.
     var finishing = false
+    /// `started` is true once the session started the transfer (a task handed ahead of need
+    /// waits in the session until then, `queued` in the journal).
+    var started = false
+    /// `marked` is true once the journal records the task `running` (after it `started`; see
+    /// `Scheduler.marksThatFit()`).
+    var marked = false
 
     init(record: TaskRecord, hostKey: String, lane: SessionLane, transfer: TransferTask, partPath: String?) {
         self.record = record

@@ -2,7 +2,8 @@ import FerryKit
 import Foundation
 
 /// Recording endings: ended attempts are decided, recorded with one journal write together
-/// with the next tasks to start, and published; retries wait on timers.
+/// with the marks of started tasks and the next tasks to hand over, and published; retries
+/// wait on timers.
 extension Scheduler {
     /// `Ending` is an ended attempt waiting in `endings`. A class: a batch of them is read
     /// several times over, and a copy of the struct (task record, outcome, response) cost
@@ -21,9 +22,14 @@ extension Scheduler {
         /// Whether the attempt moved the download on (received more than was durable when it
         /// started): such a failed attempt does not spend the retry budget.
         let madeProgress: Bool
+        /// Whether the attempt started (a task held ahead of need and given back did not: its
+        /// row was never touched, and nothing is recorded).
+        let ran: Bool
+        /// Whether the journal marked the task `running` (else its mark goes with its outcome).
+        let marked: Bool
 
         init(id: TaskID, record: TaskRecord, outcome: Result<TransferResult, FerryError>, intent: StopIntent?,
-             response: HTTPResponse?, partPath: String?, holdsSlot: Bool, madeProgress: Bool) {
+             response: HTTPResponse?, partPath: String?, holdsSlot: Bool, madeProgress: Bool, ran: Bool, marked: Bool) {
             self.id = id
             self.record = record
             self.outcome = outcome
@@ -32,18 +38,28 @@ extension Scheduler {
             self.partPath = partPath
             self.holdsSlot = holdsSlot
             self.madeProgress = madeProgress
+            self.ran = ran
+            self.marked = marked
+        }
+
+        /// `isRecorded` is true when the attempt is written to the journal: not for a removed
+        /// task, nor for one given back before it started (its row is as the giver left it).
+        var isRecorded: Bool {
+            intent != .removed && (ran || intent == nil)
         }
     }
 
     /// `conclude(...)` queues an ended attempt for `concludeEndings()`, which runs once the
-    /// attempts ending at about the same time have all been queued.
+    /// attempts ending at about the same time have all been queued. `ran` is false for a task
+    /// given back before its transfer started; `marked` is true once its row reads `running`.
     func conclude(
         _ id: TaskID, record: TaskRecord,
         outcome: Result<TransferResult, FerryError>, intent: StopIntent?, response: HTTPResponse?,
-        partPath: String? = nil, holdsSlot: Bool = true, madeProgress: Bool = false
+        partPath: String? = nil, holdsSlot: Bool = true, madeProgress: Bool = false, ran: Bool = true, marked: Bool = false
     ) {
         endings.append(Ending(id: id, record: record, outcome: outcome, intent: intent, response: response,
-                              partPath: partPath, holdsSlot: holdsSlot, madeProgress: madeProgress))
+                              partPath: partPath, holdsSlot: holdsSlot, madeProgress: madeProgress,
+                              ran: ran, marked: marked))
         guard !concludeQueued else { return }
         concludeQueued = true
         Task { [weak self] in
@@ -53,9 +69,11 @@ extension Scheduler {
 
     /// `concludeEndings(chosen:)` decides what each queued ended attempt means for its task,
     /// chooses the tasks that take the freed slots (unless the caller `chosen` them), records
-    /// both in the journal with one commit, publishes the `ended` events in order, then starts
+    /// both in the journal with one commit (with the marks of the started tasks that now fit,
+    /// and of the ended ones never marked), publishes the `ended` events in order, then starts
     /// the chosen tasks (and fills any slot still free, such as one of a task queued again by
-    /// this very batch).
+    /// this very batch). A task given back before it started publishes `ended` only when it is
+    /// queued again: a pause or a removal of a waiting task is told by whoever made it.
     func concludeEndings(chosen: [Candidate]? = nil) {
         concludeQueued = false
         let batch = endings
@@ -68,6 +86,7 @@ extension Scheduler {
         recorded.reserveCapacity(batch.count)
         var intents: [StopIntent?] = []
         intents.reserveCapacity(batch.count)
+        var starting: [TaskID] = []
         for ending in batch {
             // An attempt the lost network ended waits for it, queued, without spending a retry.
             let waits = networkOffline && Scheduler.isNetworkFailure(ending.outcome)
@@ -78,28 +97,44 @@ extension Scheduler {
                                            intent: intent, madeProgress: ending.madeProgress,
                                            response: ending.response)
             decisions.append(decision)
-            guard ending.intent != .removed else { continue }
+            if ending.marked { markedCount -= 1 }
+            guard ending.isRecorded else { continue }
+            if !ending.marked { starting.append(ending.id) }
             recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
                                            message: decision.message, reply: decision.reply, length: decision.length))
         }
         let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
+        let marks = marksThatFit()
         var states: [TaskState?]
         var moved: Set<TaskID> = []
         var isRecorded = true
         do {
-            let written = try journal.recordOutcomes(recorded, markingRunning: Scheduler.ids(of: chosen),
-                                                     fileNames: Scheduler.fileNames(of: chosen))
+            let written = try journal.recordRound(started: starting + marks, outcomes: recorded,
+                                                  handing: Scheduler.ids(of: chosen), fileNames: Scheduler.fileNames(of: chosen))
             states = written.states
-            moved = Set(written.running)
+            moved = Set(written.handed)
+            // Of the tasks that moved to `running`, those that started (the others ended here).
+            var started: [TaskID] = []
+            for id in written.started where !starting.contains(id) { started.append(id) }
+            recordMarks(marks, moved: started)
         } catch {
             lastJournalError = error
             states = recorded.map(\.state)
             isRecorded = false
+            startsToMark.insert(contentsOf: marks, at: 0)
         }
         var next = 0
         for (index, (ending, decision)) in zip(batch, decisions).enumerated() {
             guard ending.intent != .removed else {
-                hub.publish(.ended(ending.id, .cancelled, error: nil))
+                if ending.ran { hub.publish(.ended(ending.id, .cancelled, error: nil)) }
+                continue
+            }
+            guard ending.isRecorded else {
+                // Given back before it started: back in the queue, or paused or cancelled by
+                // whoever changed its row (which tells of it, as of any waiting task).
+                if decision.state == .queued {
+                    concluded(ending.id, state: .queued, decision: decision, intent: intents[index])
+                }
                 continue
             }
             let state = states[next]

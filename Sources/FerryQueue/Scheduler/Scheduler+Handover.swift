@@ -13,9 +13,10 @@ extension Scheduler {
         var drainQueued = false
     }
 
-    /// `Handover` is one transfer handed to the actor: its network part is over, or its
-    /// whole attempt ended with an outcome.
+    /// `Handover` is one transfer handed to the actor: the session started it, its network
+    /// part is over, or its whole attempt ended with an outcome.
     enum Handover {
+        case started(TaskID, TransferTask)
         case transportEnded(TaskID, TransferTask)
         case finished(TaskID, TransferTask, Result<TransferResult, FerryError>)
     }
@@ -43,9 +44,9 @@ extension Scheduler {
         }
     }
 
-    /// `drainFinished()` frees the slots of transfers whose network part is over, ends every
-    /// handed-over attempt, then records them all at once (or, with none ended, fills the
-    /// freed slots).
+    /// `drainFinished()` notes the transfers the session started, frees the slots of transfers
+    /// whose network part is over, ends every handed-over attempt, then records them all at
+    /// once (or, with none ended, fills the freed slots and marks the started tasks).
     func drainFinished() {
         let batch = finished.withLock { state in
             state.drainQueued = false
@@ -56,6 +57,8 @@ extension Scheduler {
         concludeQueued = true  // conclude() queues nothing: the endings are recorded below
         for handover in batch {
             switch handover {
+            case .started(let id, let transfer):
+                transferStarted(id, transfer: transfer)
             case .transportEnded(let id, let transfer):
                 transportEnded(id, transfer: transfer)
             case .finished(let id, let transfer, let outcome):
@@ -147,6 +150,7 @@ extension Scheduler {
         guard let entry = running[id], entry.transfer === transfer else { return }
         running.removeValue(forKey: id)
         if entry.finishing { finishingCount -= 1 }
+        forgetStart(of: entry)
         entry.lane.unregister(transfer)
         // The `.part` path stays in use until the attempt is recorded (`concludeEndings()`): a
         // done download's `.part` name is removed then, and no other task may take it before.
@@ -157,6 +161,7 @@ extension Scheduler {
         let madeProgress = entry.record.spec.upload == nil
             && transfer.progress.receivedBytes > entry.record.resume.durableOffset
         conclude(id, record: entry.record, outcome: outcome, intent: entry.intent, response: transfer.response,
-                 partPath: entry.partPath, holdsSlot: !entry.finishing, madeProgress: madeProgress)
+                 partPath: entry.partPath, holdsSlot: !entry.finishing, madeProgress: madeProgress,
+                 ran: entry.started || transfer.hasStarted, marked: entry.marked)
     }
 }

@@ -4,7 +4,7 @@ import FerryKit
 /// `chooseCandidates(writing:)` picks the tasks that take the free slots.
 extension Scheduler {
     /// `chooseCandidates(writing:)` picks the queued tasks that take the free slots (see
-    /// `fill()`), without marking them running. `writing` is true when the journal is written
+    /// `fill()`), without handing them over. `writing` is true when the journal is written
     /// anyway (endings are recorded): every free slot is taken, not only a batch of them.
     func chooseCandidates(writing: Bool = false, realSlotsOnly: Bool = false) -> [Candidate] {
         guard case .running = phase else { return [] }

@@ -11,6 +11,8 @@ extension Scheduler {
         phase = .running(untilIdle: untilIdle)
         dropUpcoming()  // the queue may have changed since the last run
         takingBack.removeAll()
+        startsToMark.removeAll()
+        markedCount = 0
         do {
             if try journal.requeueInterrupted() > 0 {
                 removeLeftoverPartialFiles()
@@ -153,11 +155,11 @@ extension Scheduler {
         takeBackHandedAhead()
     }
 
-    /// `takeBackHandedAhead()` puts the tasks handed to the session ahead of need that it has
-    /// not started yet back to `queued`, after the user changed the queue order or lowered the
-    /// limits: the next transfers are chosen again, in the order of the moment they are chosen
-    /// (nothing of theirs was touched yet). Nothing is chosen until every one of them is
-    /// recorded `queued` again (`takingBack`): they end one at a time, and a choice made while
+    /// `takeBackHandedAhead()` takes back from the session the tasks handed to it ahead of need
+    /// that it has not started yet (still `queued` in the journal), after the user changed the
+    /// queue order or lowered the limits: the next transfers are chosen again, in the order of
+    /// the moment they are chosen (nothing of theirs was touched yet). Nothing is chosen until
+    /// every one of them has ended (`takingBack`): they end one at a time, and a choice made while
     /// some are still out would pass over them, or hand one back ahead of a task moved before it.
     func takeBackHandedAhead() {
         var waiting: [RunningTask] = []
@@ -180,10 +182,11 @@ extension Scheduler {
         poll()
     }
 
-    /// `reconcile()` stops transfers whose rows were paused, cancelled or removed, and drops
-    /// retries of such tasks.
-    private func reconcile() {
-        let watched = Array(running.keys) + Array(retryTimers.keys)
+    /// `reconcile(_:)` stops transfers whose rows were paused, cancelled or removed, and drops
+    /// retries of such tasks: of the tasks `watched`, every one handed to the session or
+    /// waiting for a retry by default.
+    func reconcile(_ watched: [TaskID]? = nil) {
+        let watched = watched ?? (Array(running.keys) + Array(retryTimers.keys))
         guard !watched.isEmpty else { return }
         let states: [TaskID: TaskState]
         do {
@@ -192,7 +195,7 @@ extension Scheduler {
             lastJournalError = error
             return
         }
-        for id in Array(running.keys) where running[id]?.intent == nil {
+        for id in watched where running[id]?.intent == nil {
             switch states[id] {
             case nil: interrupt(id, intent: .removed)
             case .paused: interrupt(id, intent: .pause)
@@ -200,7 +203,7 @@ extension Scheduler {
             default: break
             }
         }
-        for id in Array(retryTimers.keys) where states[id] != .queued {
+        for id in watched where retryTimers[id] != nil && states[id] != .queued {
             retryTimers.removeValue(forKey: id)?.cancel()
         }
     }

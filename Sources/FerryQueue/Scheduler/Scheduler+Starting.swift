@@ -1,27 +1,35 @@
 import FerryKit
 import Foundation
 
-/// Starting tasks: `fill()` marks the chosen tasks running with one journal write, then
-/// each gets its request, delegate and transfer on the main session.
+/// Starting tasks: `fill()` hands the chosen tasks to the session with one journal write (their
+/// file names reserved, their rows still `queued`: the session may hold them ahead of need),
+/// then each gets its request, delegate and transfer on the main session.
 extension Scheduler {
     /// `fill(realSlotsOnly:)` starts queued tasks while slots are free (with `realSlotsOnly`,
     /// none to hand ahead): candidates come from `upcoming` first, then from journal reads,
-    /// and the round costs one commit. Tasks whose host is at
+    /// and the round costs one commit, which also marks `running` the started tasks that fit
+    /// (`marksThatFit()`). Tasks whose host is at
     /// its limit are skipped for this round; a few more pages are read to find others.
     /// Candidates read but not started are kept in `upcoming` (at most `upcomingLimit`), so a
     /// slot that frees usually needs no journal read.
     func fill(realSlotsOnly: Bool = false) {
         let chosen = claimFileNames(chooseCandidates(realSlotsOnly: realSlotsOnly))
-        guard !chosen.isEmpty else { return }
-        let moved: Set<TaskID>
+        // While files finish, their record comes soon and takes the marks along: none is
+        // written on its own then.
+        let marks = chosen.isEmpty && finishingCount > 0 ? [] : marksThatFit()
+        guard !chosen.isEmpty || !marks.isEmpty else { return }
+        let written: (started: [TaskID], states: [TaskState?], handed: [TaskID])
         do {
-            moved = Set(try journal.markRunning(Scheduler.ids(of: chosen), fileNames: Scheduler.fileNames(of: chosen)))
+            written = try journal.recordRound(started: marks, outcomes: [], handing: Scheduler.ids(of: chosen),
+                                              fileNames: Scheduler.fileNames(of: chosen))
         } catch {
             lastJournalError = error
             claims.removeAll()
+            startsToMark.insert(contentsOf: marks, at: 0)
             return
         }
-        start(chosen, moved: moved)
+        start(chosen, moved: Set(written.handed))
+        recordMarks(marks, moved: written.started)
     }
 
     /// `Candidate` is a task chosen for a free slot, with the URL it starts from and its host.
@@ -33,7 +41,7 @@ extension Scheduler {
         candidates.map { $0.0.id }
     }
 
-    /// `start(_:moved:)` starts the chosen tasks the journal marked running (`moved`).
+    /// `start(_:moved:)` starts the chosen tasks the journal handed over (`moved`: still queued).
     func start(_ chosen: [Candidate], moved: Set<TaskID>) {
         // Names are checked for this round only: one not started now is checked again.
         defer { claims.removeAll() }
@@ -45,8 +53,9 @@ extension Scheduler {
         }
     }
 
-    /// `start(_:url:hostKey:)` makes and resumes the transfer of a task already marked
-    /// `running`; a task that cannot even be built (an upload's file is gone) ends at once.
+    /// `start(_:url:hostKey:)` makes and resumes the transfer of a task handed over (its row is
+    /// marked `running` once the session starts it); a task that cannot even be built (an
+    /// upload's file is gone) ends at once.
     func start(_ record: TaskRecord, url: TransferURL, hostKey: String) {
         let lane: SessionLane
         let transfer: TransferTask
@@ -105,8 +114,9 @@ extension Scheduler {
         // `started` and `transferred` are published on the engine thread, when the session
         // starts the transfer (it may hold it back, see `stagesTransfers`) and when its network
         // part is over: in the order they happen, so at most the limit are between the two.
-        transfer.onStart { [hub] in
+        transfer.onStart { [weak self, hub] in
             hub.publish(.started(id))
+            self?.hand(over: .started(id, transfer))
         }
         let checksum = record.spec.upload == nil && !delegateFactory.verifiesChecksum ? record.spec.checksum : nil
         if let checksum {

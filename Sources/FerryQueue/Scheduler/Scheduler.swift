@@ -38,8 +38,15 @@ public actor Scheduler {
     /// be handed to it ahead of need (see `chooseCandidates()`).
     let stagesTransfers: Bool
 
-    /// `running` holds every task with a transfer attempt in flight, and nothing else.
+    /// `running` holds every task handed to the session and not yet ended: transfers in flight
+    /// and tasks held ahead of need (still `queued` in the journal), and nothing else.
     var running: [TaskID: RunningTask] = [:]
+    /// `startsToMark` are the tasks whose transfers started and whose rows are not yet marked
+    /// `running`, in the order they started (see `marksThatFit()`).
+    var startsToMark: [TaskID] = []
+    /// `markedCount` counts the tasks this scheduler marked `running` in the journal whose
+    /// attempts are not recorded yet.
+    var markedCount = 0
     /// `finishingCount` counts the `running` tasks whose network part is over (`finishing`).
     var finishingCount = 0
     /// `retryTimers` are tasks waiting for a retry; they stay `queued` in the journal.
@@ -63,7 +70,7 @@ public actor Scheduler {
     /// `directoryCacheLimit` bounds `directories`.
     static let directoryCacheLimit = 64
     /// `upcoming` are queued tasks read ahead of need, in queue order, for `fill()`. Their
-    /// state may have moved on (`markRunning` starts only tasks still queued); it is dropped
+    /// state may have moved on (only tasks still queued are handed over); it is dropped
     /// whenever the order may have changed: a journal revision from elsewhere, a task queued
     /// again, a retry that falls due, a state change asked of this scheduler (`dropUpcoming()`).
     var upcoming: [TaskRecord] = []

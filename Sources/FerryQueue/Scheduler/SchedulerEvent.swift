@@ -5,7 +5,8 @@ import FerryKit
 /// `started` and `ended` come in pairs for each transfer attempt, in the order they
 /// happened; `progress` is FerryKit's coalesced snapshot (at most ~10 per second per task).
 public enum SchedulerEvent: Sendable {
-    /// `started` means a transfer attempt of the task began (its journal row is `running`).
+    /// `started` means a transfer attempt of the task began; its journal row is marked
+    /// `running` by the scheduler's next commit with room (at most `--max-concurrent` rows).
     case started(TaskID)
     /// `progress` is the latest progress snapshot of a running task.
     case progress(TaskID, TransferProgress)
