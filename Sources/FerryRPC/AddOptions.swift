@@ -12,16 +12,22 @@ import Foundation
 /// booleans are accepted too); `dir` must be absolute and is created if missing.
 struct AddOptions {
     var draft = TaskDraft()
+    /// `ignored` are the options given that Ferry accepts without using (aria2's it has no
+    /// use for, or unknown ones), with their values and why.
+    var ignored: [String: OptionMemory.Ignored] = [:]
 
     /// `init(_:origin:)` reads and checks the options; the first problem is the error. Options
-    /// Ferry does not know are ignored, as aria2's clients send many it has no use for. Over TCP
+    /// Ferry does not use are accepted and listed in `ignored`, as aria2's clients send many it
+    /// has no use for. Over TCP
     /// (`origin` `.network`) a `dir` with a part starting with '.' (`/root/.ssh`, `x/.config`)
     /// is refused, as `out` refuses one: a remote client must not write into dot directories.
     init(_ options: [String: JSONValue], origin: RPCOrigin = .local) throws(RPCError) {
         // In a fixed order, so the first problem named is the same each time.
         for key in options.keys.sorted() {
             guard let value = options[key] else { continue }
-            try AddOptions.read(key, value, into: &draft)
+            if let reason = try AddOptions.read(key, value, into: &draft) {
+                ignored[key] = OptionMemory.Ignored(value: AddOptions.texts(key, value).joined(separator: "\n"), reason: reason)
+            }
         }
         if let directory = draft.directory {
             if origin == .network { try AddOptions.refuseDotParts(directory) }
@@ -39,13 +45,37 @@ struct AddOptions {
     static let repeatable: Set<String> = ["header", "pin", "load-cookies"]
 
     /// `read(_:_:into:)` reads option `key` (a value, or a list of them for a repeatable one)
-    /// into `draft` through `TaskOptionTable`; a bad value is the error.
-    static func read(_ key: String, _ value: JSONValue, into draft: inout TaskDraft) throws(RPCError) {
+    /// into `draft` through `TaskOptionTable`; a bad value is the error. Returns why the
+    /// option is accepted but not used, `nil` when it is used.
+    @discardableResult
+    static func read(_ key: String, _ value: JSONValue, into draft: inout TaskDraft) throws(RPCError) -> String? {
+        guard TaskOptionTable.option(named: key) != nil else { return ignoredReason(key) }
+        var ignored: String?
         for item in repeatable.contains(key) ? (value.arrayValue ?? [value]) : [value] {
             let text = try text(key, item)
-            _ = try checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
+            // An empty header (a front end clearing the field) adds none.
+            if key == "header", text.isEmpty { continue }
+            do {
+                ignored = try checked { () throws(QueueError) in try TaskOptionTable.read(key, text, into: &draft) }
+            } catch {
+                // The error names the option, as a front end shows it beside many.
+                throw error.message.contains(key) ? error : RPCError.failed("\(key.prefix(64)): \(error.message)")
+            }
         }
         if key == "save-cookies", let jar = draft.connection.cookieJar { try cookieJar(jar) }
+        return ignored
+    }
+
+    /// `ignoredReason(_:)` says why an option that is not in `TaskOptionTable` is not used.
+    static func ignoredReason(_ key: String) -> String {
+        if let reason = TaskOptionTable.ignored[key] { return reason }
+        return Aria2OptionDefaults.byName[key] != nil ? "an aria2 option Ferry does not use" : "not an option Ferry knows"
+    }
+
+    /// `texts(_:_:)` are an option's values as text, as `read(_:_:into:)` reads them (empty
+    /// for a value of another type).
+    static func texts(_ key: String, _ value: JSONValue) -> [String] {
+        (repeatable.contains(key) ? (value.arrayValue ?? [value]) : [value]).compactMap { try? text(key, $0) }
     }
 
     /// `cookieJarHeaders` are the first lines of the cookie files libcurl and browsers write.
@@ -128,7 +158,7 @@ struct AddOptions {
     }
 
     /// `directory(_:named:)` checks a `dir` option: an absolute path, created if missing, writable.
-    private static func directory(_ path: String, named name: String = "dir") throws(RPCError) -> String {
+    static func directory(_ path: String, named name: String = "dir") throws(RPCError) -> String {
         guard path.hasPrefix("/"), !path.contains("\0") else {
             throw RPCError.failed("dir must be an absolute path")
         }

@@ -1,45 +1,59 @@
+import FerryKit
 import FerryQueue
+import Foundation
 
 extension Aria2Methods {
-    /// `getOption(gid)`: the options the task was added with (headers, the password and a
-    /// proxy's credentials masked).
+    /// `getOption(gid)`: aria2's options of a download (`Aria2Options.task(_:engine:)`), every
+    /// value a string, headers, the password and a proxy's credentials masked.
     @Sendable static func getOption(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        let record = try call.engine.record(try call.gid(0))
-        var options: [String: JSONValue] = [
-            "dir": .string(DownloadStatus.directory(of: record, engine: call.engine)),
-            "max-download-limit": DownloadStatus.number(record.spec.options.maxDownloadLimit ?? 0),
-            "pause": record.state == .paused ? "true" : "false",
-            // One number for both of aria2's: the connections the download may use.
-            "split": DownloadStatus.number(Int64(record.spec.options.connections ?? 1)),
-            "max-connection-per-server": DownloadStatus.number(Int64(record.spec.options.connections ?? 1)),
-        ]
-        if let size = record.spec.options.minSplitSize { options["min-split-size"] = DownloadStatus.number(size) }
-        if let name = record.spec.requestedName { options["out"] = .string(name) }
-        if let checksum = record.spec.checksum { options["checksum"] = .string(checksum.description) }
-        if !record.spec.headers.isEmpty {
-            options["header"] = .array(record.spec.headers.map { .string($0.masked) })
-        }
-        for (key, value) in record.spec.connection.summary { options[key] = .string(value) }
-        return .object(options)
+        Aria2Options.task(try call.engine.record(try call.gid(0)), engine: call.engine)
     }
 
-    /// `changeOption(gid, options)`: the options `TaskOptionTable` marks changeable.
-    /// `max-download-limit` (`0` for none) is recorded and a running transfer takes it at once,
-    /// without restarting; `split`, `max-connection-per-server`, `min-split-size` and the
-    /// trust, login, proxy and cookie options are recorded for the task's next attempt. Any
-    /// other option, or a bad value, is refused before anything changes.
+    /// `changeOption(gid, options)`: every value is read first, and a bad one is the error with
+    /// nothing changed (as aria2 parses them all before applying any); then each option is
+    /// applied on its own, and one Ferry does not use is accepted and listed in `getOption`'s
+    /// `ferry-ignored`, as aria2 ignores the options it cannot change.
+    ///
+    /// `max-download-limit` applies at once, to a running transfer too, without restarting it
+    /// (aria2 too changes it live). `split`, `max-connection-per-server`, `min-split-size`,
+    /// `header`, `user-agent`, `referer`, `max-tries`, `allow-overwrite` and the trust, login,
+    /// proxy, cookie and time options apply from the task's next attempt: at once for a
+    /// waiting or paused task; a running transfer keeps its own until it is paused or retried
+    /// (aria2 restarts an active download for them; Ferry does not cut a transfer). `dir` and
+    /// `out` move a download that has written nothing yet; once it has bytes on disk they are
+    /// accepted and ignored, so its partial file is not lost.
     @Sendable static func changeOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let engine = call.engine
         let record = try engine.record(id)
-        let options = try call.object(1)
-        var draft = TaskDraft()
-        for key in options.keys.sorted() {
-            guard let option = TaskOptionTable.option(named: key), option.changeable else {
-                let changeable = TaskOptionTable.options.filter(\.changeable).map(\.name).joined(separator: ", ")
-                throw RPCError.failed("\(key.prefix(64)) cannot be changed on a task; these can: \(changeable)")
+        let given = try call.object(1)
+        let options = try AddOptions(given, origin: call.origin)
+        let draft = options.draft
+        var ignored = options.ignored
+        var applied = Set(given.keys).subtracting(ignored.keys)
+        func ignore(_ keys: [String], _ reason: String) {
+            for key in keys where given[key] != nil {
+                ignored[key] = OptionMemory.Ignored(value: AddOptions.texts(key, given[key] ?? .null).joined(separator: "\n"), reason: reason)
+                applied.remove(key)
             }
-            try AddOptions.read(key, options[key] ?? .null, into: &draft)
+        }
+        ignore(["checksum", "pause", "priority", "content-disposition"],
+               "set when a task is added (pause and unpause, changePosition for its place)")
+        if given["dir"] != nil || given["out"] != nil {
+            try changeDestination(record, draft: draft, engine: engine, ignore: ignore)
+        }
+        if given["header"] != nil || given["user-agent"] != nil || given["referer"] != nil {
+            var kept = record.spec.headers
+            if given["header"] != nil { kept = kept.filter { ["user-agent", "referer"].contains($0.name.lowercased()) } }
+            let replaced = Set(draft.headers.map { $0.name.lowercased() })
+            let headers = kept.filter { !replaced.contains($0.name.lowercased()) } + draft.headers
+            try engine.journalCall { () throws(QueueError) in try engine.journal.setHeaders(headers, for: id) }
+        }
+        if draft.retries != nil || draft.overwrite != nil {
+            try engine.journalCall { () throws(QueueError) in
+                try engine.journal.setRetryAndOverwrite(retries: draft.retries ?? record.spec.options.retries,
+                                                        overwrite: draft.overwrite ?? record.spec.overwrite, for: id)
+            }
         }
         if draft.split != nil || draft.connectionsPerServer != nil || draft.minSplitSize != nil {
             let connections = draft.connections ?? record.spec.options.connections
@@ -59,50 +73,102 @@ extension Aria2Methods {
                 throw RPCError.failed("journal: \(error.description)")
             }
         }
+        engine.options.applied(applied, for: id)
+        engine.options.setIgnored(ignored, for: id)
         await engine.scheduler.journalDidChange()
         return "OK"
     }
 
-    @Sendable static func getGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
-        let configuration = await call.engine.scheduler.configuration
-        let overall = await call.engine.scheduler.overallLimits
-        return [
-            "dir": .string(call.engine.defaultDirectory),
-            "max-concurrent-downloads": DownloadStatus.number(Int64(configuration.maximumConcurrent)),
-            "max-per-host": DownloadStatus.number(Int64(configuration.maximumPerHost)),
-            "max-overall-download-limit": DownloadStatus.number(overall.download ?? 0),
-            "max-overall-upload-limit": DownloadStatus.number(overall.upload ?? 0),
-        ]
+    /// `changeDestination(_:draft:engine:ignore:)` applies `dir` and `out` to a download that
+    /// has written nothing yet (not transferring, no bytes kept); otherwise they are ignored.
+    private static func changeDestination(
+        _ record: TaskRecord, draft: TaskDraft, engine: RPCEngine, ignore: ([String], String) -> Void
+    ) throws(RPCError) {
+        guard record.kind == .download else {
+            ignore(["dir", "out"], "an upload saves no file")
+            return
+        }
+        var directory = draft.directory ?? record.spec.destinationDirectory
+        if let subdirectory = draft.subdirectory, let base = directory {
+            directory = (base.hasSuffix("/") ? base : base + "/") + subdirectory
+        }
+        let name = draft.name ?? record.spec.requestedName
+        var moved = false
+        if engine.live.progress(of: record.id) == nil {
+            moved = try engine.journalCall { () throws(QueueError) in
+                try engine.journal.setDestination(directory: directory, requestedName: name, for: record.id)
+            }
+        }
+        if !moved {
+            ignore(["dir", "out"], "the download has begun (a transfer or a partial file): its file stays where it is")
+        }
     }
 
-    /// `changeGlobalOption(options)`: `max-concurrent-downloads` (aria2's) and `max-per-host`
-    /// (Ferry's) change the scheduler's limits at once, `max-overall-download-limit` and
-    /// `max-overall-upload-limit` (aria2's rates: `500K`, `2M`, `0` for none) the speed budgets
-    /// of the running transfers, kept in the journal; other options are refused, nothing
-    /// changed, before any is applied.
+    /// `getGlobalOption()`: every aria2 option (`Aria2Options.global(engine:)`).
+    @Sendable static func getGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        await Aria2Options.global(engine: call.engine)
+    }
+
+    /// `changeGlobalOption(options)`: every value is read first, and a bad one is the error
+    /// with nothing changed; then each option applies on its own. `max-concurrent-downloads`
+    /// (aria2's) and `max-per-host` (Ferry's) change the scheduler's limits at once,
+    /// `max-overall-download-limit` and `max-overall-upload-limit` (aria2's rates: `500K`, `2M`,
+    /// `0` for none) the speed budgets of the running transfers, kept in the journal; `dir` is
+    /// where downloads added from then on go, `save-session` the file `saveSession` writes; a
+    /// task option (`split`, `user-agent`, `header`, `max-download-limit`, `all-proxy`...)
+    /// applies to the tasks added from then on, as in aria2. Any other option is accepted,
+    /// named in `ferry-ignored` (its value stays aria2's default) and told in the daemon's log. These last
+    /// while the daemon runs (the limits in the journal, longer).
     @Sendable static func changeGlobalOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let options = try call.object(0)
         var concurrent: Int?
         var perHost: Int?
         var download: Int64??
         var upload: Int64??
-        for (key, value) in options {
+        var directory: String?
+        var sessionFile: String?
+        var scratch = TaskDraft()
+        var taskDefaults: [String: [String]] = [:]
+        var ignored: [String: OptionMemory.Ignored] = [:]
+        for key in options.keys.sorted() {
+            let value = options[key] ?? .null
             switch key {
             case "max-concurrent-downloads": concurrent = try FrontEndMethods.limit(value, name: key)
             case "max-per-host": perHost = try FrontEndMethods.limit(value, name: key)
             case "max-overall-download-limit": download = .some(try rate(value, name: key))
             case "max-overall-upload-limit": upload = .some(try rate(value, name: key))
-            default: throw RPCError.failed("\(key.prefix(64)) cannot be changed while the daemon runs yet; restart it with the new value")
+            case "dir":
+                guard let path = value.stringValue else { throw RPCError.invalidParams("option dir must be a string") }
+                if call.origin == .network { try AddOptions.refuseDotParts(path) }
+                directory = try AddOptions.directory(path)
+            case "save-session":
+                guard let path = value.stringValue else { throw RPCError.invalidParams("option save-session must be a string") }
+                sessionFile = try SessionFile.check(path, origin: call.origin)
+            case "rpc-secret":
+                // Never kept nor answered; the daemon's secret is set where it starts.
+                continue
+            case "pause":
+                ignored[key] = OptionMemory.Ignored(value: AddOptions.texts(key, value).joined(), reason: "give pause with each addUri")
+            default:
+                if let reason = try AddOptions.read(key, value, into: &scratch) {
+                    ignored[key] = OptionMemory.Ignored(value: AddOptions.texts(key, value).joined(separator: "\n"), reason: reason)
+                } else {
+                    taskDefaults[key] = AddOptions.texts(key, value)
+                }
             }
         }
-        await call.engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
+        let engine = call.engine
+        await engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
         if download != nil || upload != nil {
             do {
-                try await call.engine.scheduler.setOverallLimits(download: download, upload: upload)
+                try await engine.scheduler.setOverallLimits(download: download, upload: upload)
             } catch {
                 throw RPCError.failed("journal: \(error.description)")
             }
         }
+        if let directory { engine.options.directory = directory }
+        if let sessionFile { engine.options.saveSession = sessionFile }
+        engine.options.setGlobal(taskDefaults: taskDefaults, ignored: ignored)
         return "OK"
     }
 

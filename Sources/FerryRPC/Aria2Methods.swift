@@ -74,8 +74,13 @@ public enum Aria2Methods {
         return "OK"
     }
 
-    /// The journal is written as things change: there is nothing to save.
+    /// `saveSession`: the unfinished downloads are written to the `save-session` file in
+    /// aria2's session format (`SessionFile`), which `ferry add -i` and `aria2c -i` read back;
+    /// without a `save-session` file, aria2's error. The journal itself needs no saving.
     @Sendable static func saveSession(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        "OK"
+        guard let path = call.engine.options.saveSession else { throw RPCError.failed("Filename is not given.") }
+        let records = try call.engine.records(in: SessionFile.states)
+        try SessionFile.write(SessionFile.text(records, engine: call.engine), to: path)
+        return "OK"
     }
 }

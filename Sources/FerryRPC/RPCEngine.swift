@@ -24,6 +24,8 @@ public final class RPCEngine: Sendable {
     public let activity = ActivityFeed()
     /// `notifications` carries aria2's notifications (JSON text) to WebSocket clients.
     public let notifications = EventHub<String>()
+    /// `options` keeps what aria2's option calls set that the journal does not hold.
+    public let options = OptionMemory()
     /// `sessionID` is a random id for this run of the daemon (`aria2.getSessionInfo`).
     public let sessionID: String
     /// `digest` keeps the counts by state and the running tasks' ids between queue changes.

@@ -26,12 +26,17 @@ import Testing
         let set = try #require(try daemon.result("ferry.setLimits", [["maxConcurrent": 7, "maxPerHost": 3]]) as? [String: Any])
         #expect((set["maxConcurrent"] as? NSNumber)?.intValue == 7 && (set["maxPerHost"] as? NSNumber)?.intValue == 3)
 
-        // Then out-of-range values and other options are refused, nothing changed
+        // Then out-of-range values are refused, with nothing of their call changed
         let zero = try daemon.call("aria2.changeGlobalOption", [["max-concurrent-downloads": "0"]])
         #expect(zero["error"] != nil)
-        let other = try daemon.call("aria2.changeGlobalOption", [["max-concurrent-downloads": "3", "seed-ratio": "1.0"]])
-        #expect(other["error"] != nil)
+        let bad = try daemon.call("aria2.changeGlobalOption", [["max-concurrent-downloads": "3", "max-overall-download-limit": "fast"]])
+        #expect(bad["error"] != nil)
         let unchanged = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
         #expect(unchanged["max-concurrent-downloads"] as? String == "7" && unchanged["max-per-host"] as? String == "3")
+        // And an option Ferry does not use is accepted beside one it does, and named (as aria2
+        // ignores the options it cannot change)
+        #expect(try daemon.result("aria2.changeGlobalOption", [["max-concurrent-downloads": "3", "seed-ratio": "2.0"]]) as? String == "OK")
+        let other = try #require(try daemon.result("aria2.getGlobalOption") as? [String: Any])
+        #expect(other["max-concurrent-downloads"] as? String == "3" && other["ferry-ignored"] as? String == "seed-ratio", "\(other)")
     }
 }

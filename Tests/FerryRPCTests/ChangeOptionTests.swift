@@ -5,10 +5,11 @@ import Testing
 @testable import FerryRPC
 
 /// `aria2.changeOption` reads the same option table as `addUri`: a queued task's connections,
-/// trust, login and proxy change for its next attempt; what cannot change is refused before
-/// anything changes. A task's own settings travel from `ferry add`/`get` to a daemon.
+/// trust, login and proxy change for its next attempt; a bad value is refused before anything
+/// changes (`Aria2OptionTests` has the options applied each on its own). A task's own settings
+/// travel from `ferry add`/`get` to a daemon.
 struct ChangeOptionTests {
-    @Test func aQueuedTasksConnectionsAndTrustChangeAndTheRestIsRefused() async throws {
+    @Test func aQueuedTasksConnectionsAndTrustChangeAndABadValueIsRefused() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-rpc-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -42,8 +43,8 @@ struct ChangeOptionTests {
         #expect(shown["split"]?.stringValue == "4" && shown["ca-certificate"]?.stringValue == ca)
         #expect(shown["http-passwd"]?.stringValue == "***")
 
-        // Then what cannot change, and bad values, are refused and nothing changes.
-        for refused: JSONValue in [["out": "other.iso"], ["split": "4", "dir": .string(directory)], ["split": "99"],
+        // Then a bad value is refused and nothing of its call changes, even the good options.
+        for refused: JSONValue in [["out": "other.iso", "split": "99"], ["split": "2", "dir": .string(directory), "max-download-limit": "fast"],
                                    ["ca-certificate": .string(directory + "/missing.pem")]] {
             let answer = await call("aria2.changeOption", [gid, refused])
             #expect(answer["error"] != nil, "\(refused)")

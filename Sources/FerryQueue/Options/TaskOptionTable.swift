@@ -216,6 +216,8 @@ public enum TaskOptionTable {
         "timeout": "the engine's low-speed limit applies (a total limit is max-time)",
         "lowest-speed-limit": "the engine's low-speed limit applies (ferry get --low-speed-limit)",
         "http-proxy": "give all-proxy", "https-proxy": "give all-proxy",
+        // aria2's session files carry each download's GID.
+        "gid": "Ferry numbers the tasks it adds",
     ]
 
     private static let byName: [String: Option] = Dictionary(options.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
