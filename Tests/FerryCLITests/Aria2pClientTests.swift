@@ -10,6 +10,21 @@ import Testing
         (try? run(executable: "python3", arguments: ["-c", "import aria2p"], timeout: .seconds(30)))?.exitStatus == 0
     }()
 
+    /// `waitFunction` is the Python `wait(what, condition, seconds=60)` of the aria2p scripts: it
+    /// polls `condition` every 100 ms and exits the script, naming `what` and every download's
+    /// state (through `api`), when it does not hold in time.
+    static let waitFunction = #"""
+    def wait(what, condition, seconds=60):
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if condition():
+                return
+            time.sleep(0.1)
+        states = [(d["gid"], d["status"], d["completedLength"], d.get("errorMessage")) for d in
+                  api.client.tell_active() + api.client.tell_waiting(0, 100) + api.client.tell_stopped(0, 100)]
+        sys.exit("timed out waiting for " + what + ": " + repr(states))
+    """#
+
     /// The script run by the test: it prints one line per step and exits non-zero on the first
     /// expectation that fails (with the reason on stderr).
     static let script = #"""
@@ -19,13 +34,7 @@ import Testing
     port, secret, out, fast_url, slow_url, mirror_url = sys.argv[1:7]
     api = aria2p.API(aria2p.Client(host="http://127.0.0.1", port=int(port), secret=secret, timeout=30))
 
-    def wait(what, condition, seconds=60):
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if condition():
-                return
-            time.sleep(0.1)
-        sys.exit("timed out waiting for " + what)
+    """# + Aria2pClientTests.waitFunction + #"""
 
     def find(gid):
         for download in api.get_downloads():
