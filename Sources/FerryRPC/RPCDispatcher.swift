@@ -16,8 +16,8 @@ public struct RPCDispatcher: Sendable {
     /// `maximumRequestSize` is the largest request body read, 1 MiB; a larger one is refused.
     public static let maximumRequestSize = 1 << 20
 
-    /// `Answer` is the body to send and whether a call was refused for its token (the
-    /// server then waits before answering, as aria2 does).
+    /// `Answer` is the body to send and whether a call was refused for its token (its
+    /// answer was held back by the secret's `TokenThrottle`, as aria2 delays it).
     public struct Answer: Sendable {
         public let body: Data
         public let unauthorized: Bool
@@ -108,7 +108,7 @@ public struct RPCDispatcher: Sendable {
         guard let method = methods[name] else { throw RPCError.methodNotFound(name) }
         let rest: [JSONValue]
         do {
-            rest = try authorize(method, params: params, origin: origin, refusedBefore: unauthorized)
+            rest = try await authorize(method, params: params, origin: origin, refusedBefore: unauthorized)
         } catch {
             unauthorized = true
             throw error
@@ -162,7 +162,7 @@ public struct RPCDispatcher: Sendable {
     /// one guess per delay, not thousands.
     private func authorize(
         _ method: RPCMethod, params: [JSONValue], origin: RPCOrigin, refusedBefore: Bool
-    ) throws(RPCError) -> [JSONValue] {
+    ) async throws(RPCError) -> [JSONValue] {
         var rest = params
         var token: String?
         if let first = params.first?.stringValue, first.hasPrefix("token:") {
@@ -170,7 +170,7 @@ public struct RPCDispatcher: Sendable {
             rest.removeFirst()
         }
         guard method.needsToken, origin == .network else { return rest }
-        guard !refusedBefore, let secret, let token, secret.matches(token: token) else { throw RPCError.unauthorized }
+        guard !refusedBefore, let secret, await secret.admits(token: token) else { throw RPCError.unauthorized }
         return rest
     }
 

@@ -1,11 +1,15 @@
-/// `RPCSecret` is the secret TCP clients give as their first parameter (`token:SECRET`).
+/// `RPCSecret` is the secret TCP clients give as their first parameter (`token:SECRET`), with the
+/// `TokenGate` its checks take turns in: one secret per server, so every connection shares it.
 public struct RPCSecret: Sendable {
     private let bytes: [UInt8]
+    private let gate: TokenGate
 
-    /// `init(_:)` keeps `text`; an empty secret is none (`nil`).
-    public init?(_ text: String) {
+    /// `init(_:throttle:)` keeps `text`; an empty secret is none (`nil`). Failed checks are
+    /// throttled by `throttle`, `TokenThrottle.Policy()` by default.
+    public init?(_ text: String, throttle: TokenThrottle.Policy = TokenThrottle.Policy()) {
         guard !text.isEmpty else { return nil }
         bytes = Array(text.utf8)
+        gate = TokenGate(policy: throttle)
     }
 
     /// `matches(token:)` compares `token` with the secret in time that depends only on the
@@ -19,5 +23,12 @@ public struct RPCSecret: Sendable {
             difference |= left ^ right
         }
         return difference == 0 && given.count == bytes.count
+    }
+
+    /// `admits(token:)` checks `token` (`nil`, none given, is a failure) in its turn among every
+    /// check of this secret and returns once the answer is due: a match at its turn, a failure
+    /// after its delay (`TokenThrottle`).
+    public func admits(token: String?) async -> Bool {
+        await gate.admits(matched: token.map(matches) ?? false)
     }
 }

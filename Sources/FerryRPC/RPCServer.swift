@@ -10,10 +10,9 @@ import NIOCore
 /// libraries, never by hand) and hands each request to an `RPCDispatcher`.
 ///
 /// A body larger than `RPCDispatcher.maximumRequestSize` is answered 413 with a JSON-RPC
-/// error; a request refused for its token is answered after `unauthorizedDelay`.
+/// error; a wrong token is answered when the secret's `TokenThrottle`, shared by every
+/// connection, says.
 public struct RPCServer: Sendable {
-    /// `unauthorizedDelay` is how long a wrong token waits for its answer (aria2: 1 s).
-    public static let unauthorizedDelay: Duration = .seconds(1)
 
     /// `Limits` bound what clients may hold: connections per endpoint and how long a
     /// connection may sit idle (or dribble its headers) before it is closed.
@@ -106,9 +105,6 @@ public struct RPCServer: Sendable {
                 return RPCServer.response(RPCDispatcher.errorBody(error), status: .contentTooLarge)
             }
             let answer = await dispatcher.answer(Data(body.readableBytesView), origin: origin)
-            if answer.unauthorized {
-                try? await Task.sleep(for: RPCServer.unauthorizedDelay)
-            }
             return RPCServer.response(answer.body, status: .ok)
         }
         let address: BindAddress

@@ -26,10 +26,8 @@ enum RPCWebSocket {
                     case .text(let text): body = Data(text.utf8)
                     case .binary(let buffer): body = Data(buffer.readableBytesView)
                     }
+                    // A wrong token's answer is held back inside by the secret's `TokenThrottle`.
                     let answer = await dispatcher.answer(body, origin: origin)
-                    if answer.unauthorized {
-                        try await Task.sleep(for: RPCServer.unauthorizedDelay)
-                    }
                     try await outbound.write(.text(String(decoding: answer.body, as: UTF8.self)))
                 }
             }
