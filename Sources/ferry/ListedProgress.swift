@@ -85,7 +85,8 @@ struct ListedProgress {
                       let completed = fields["completedLength"]?.integerValue else { continue }
                 let total = fields["totalLength"]?.integerValue.flatMap { $0 > 0 ? $0 : nil }
                 let speed = (fields["downloadSpeed"]?.integerValue ?? 0) + (fields["uploadSpeed"]?.integerValue ?? 0)
-                var progress = ListedProgress(completed: completed, total: total, speed: Double(speed))
+                // A transfer that has received nothing yet has no rate to show (not 0 B/s).
+                var progress = ListedProgress(completed: completed, total: total, speed: speed > 0 || completed > 0 ? Double(speed) : nil)
                 progress.connections = fields["connections"]?.integerValue.map { Int($0) }
                 answered[id] = progress
             }

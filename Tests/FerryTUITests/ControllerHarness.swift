@@ -16,6 +16,8 @@ final class ControllerHarness {
     let journal: Journal
     let controller: QueueController
     let inbox: EventInbox
+    /// `clock` is the controller's clock: it stands still until a test moves it.
+    let clock = TestClock()
     var state = TUIState(size: Size(width: 100, height: 30), environment: TUIEnvironment(defaultDirectory: "/"))
     /// Every event taken from the inbox, in order.
     private(set) var events: [TUIEvent] = []
@@ -27,7 +29,8 @@ final class ControllerHarness {
         directory = try TemporaryDirectory(prefix: "ferry-tui-controller")
         journal = try Journal.open(at: directory.file("journal.sqlite").path).journal
         try seed(journal, directory)
-        controller = QueueController(journal: journal, activity: activity, directoryMemory: directoryMemory)
+        controller = QueueController(journal: journal, activity: activity, directoryMemory: directoryMemory,
+                                     clock: { [clock] in clock.now })
         beforeAttach()
         inbox = try EventInbox()
         controller.attach(inbox)
@@ -86,6 +89,17 @@ final class ControllerHarness {
     /// `download(_:in:name:paused:)` is a journal task fetching `url` into `directory`.
     static func download(_ url: String, in directory: String, name: String? = nil, paused: Bool = false) throws -> NewTask {
         NewTask(spec: TaskSpec(urls: [try TransferURL(validating: url)], destinationDirectory: directory, requestedName: name), startsPaused: paused)
+    }
+}
+
+/// `TestClock` is a clock that stands still until `now` is set.
+final class TestClock: Sendable {
+    private let time = Mutex(0.0)
+
+    /// `now` is the time in seconds.
+    var now: Double {
+        get { time.withLock { $0 } }
+        set { time.withLock { $0 = newValue } }
     }
 }
 

@@ -22,6 +22,14 @@ import Synchronization
 public final class QueueController: TaskController {
     /// `pollInterval` is how often the journal's revision is read while the front end is open.
     public static let pollInterval = DispatchTimeInterval.seconds(1)
+    /// `measuredSpan` is the seconds of counted bytes the header's rate needs: until its
+    /// meter has that much, the running rows' own rates are summed instead.
+    static let measuredSpan = 0.5
+
+    /// `uptime()` is the seconds since boot, the controller's clock by default.
+    @Sendable public static func uptime() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
 
     /// `State` is everything that changes, behind one lock.
     struct State {
@@ -39,6 +47,18 @@ public final class QueueController: TaskController {
         private(set) var running: [TaskRow.ID: TaskRow] = [:]
         /// The summed speeds of the `running` rows, kept as they change (not summed per event).
         private(set) var speeds = TaskStats()
+        /// The bytes transferred, downloads and uploads, counted across tasks as progress
+        /// arrives (a task that ends between two readings still counts): the header's rates.
+        var downloaded = RateMeter()
+        var uploaded = RateMeter()
+        /// Each running task's own meter, from the start of its transfer.
+        var taskMeters: [TaskRow.ID: RateMeter] = [:]
+        /// The bytes of each running task already counted in the meters.
+        var counted: [TaskRow.ID: Int64] = [:]
+        /// The clock's time at the latest event or poll, in seconds.
+        var now: Double = 0
+        /// The statistics last posted by a poll's tick (`nil`: none yet).
+        var tickedStats: TaskStats?
         /// The engine's limits, from the activity; `nil` until it told them.
         var limits: TransferLimits?
         /// The live progress of running tasks, from the activity.
@@ -54,13 +74,69 @@ public final class QueueController: TaskController {
         var listener: Task<Void, Never>?
         var isClosed = false
 
-        /// `stats` are the listing's counts with the running tasks' speeds.
+        /// `stats` are the listing's counts with the rates of the bytes counted (see
+        /// `measuredSpan`).
         var stats: TaskStats {
             var stats = listing?.counts ?? TaskStats()
             stats.limits = limits
-            stats.addSpeed(speeds.downloadSpeed, of: .download)
-            stats.addSpeed(speeds.uploadSpeed, of: .upload)
+            stats.addSpeed(rate(downloaded, else: speeds.downloadSpeed), of: .download)
+            stats.addSpeed(rate(uploaded, else: speeds.uploadSpeed), of: .upload)
             return stats
+        }
+
+        /// `rate(_:else:)` is `meter`'s rate now, or `summed` while the meter has counted for
+        /// less than `measuredSpan`.
+        private func rate(_ meter: RateMeter, else summed: Int64) -> Int64 {
+            meter.span(at: now) >= QueueController.measuredSpan ? Int64(meter.rate(at: now).rounded()) : summed
+        }
+
+        /// `began(_:kind:bytes:)` starts measuring task `id`'s transfer at `now`, its bytes
+        /// so far (`bytes`, on disk before it began) not counted.
+        mutating func began(_ id: TaskRow.ID, kind: TaskKind, bytes: Int64) {
+            taskMeters[id] = RateMeter(startingAt: now)
+            counted[id] = bytes
+            switch kind {
+            case .download: downloaded.begin(at: now)
+            case .upload: uploaded.begin(at: now)
+            }
+        }
+
+        /// `count(_:kind:bytes:)` counts task `id`'s bytes past those already counted (a
+        /// transfer that started over from zero counts from there; one whose start was not
+        /// seen, from its first progress).
+        mutating func count(_ id: TaskRow.ID, kind: TaskKind, bytes: Int64) {
+            guard let before = counted[id] else {
+                taskMeters[id] = RateMeter(startingAt: now)
+                counted[id] = bytes
+                return
+            }
+            counted[id] = bytes
+            let delta = bytes - before
+            guard delta > 0 else { return }
+            taskMeters[id]?.count(delta, at: now)
+            switch kind {
+            case .download: downloaded.count(delta, at: now)
+            case .upload: uploaded.count(delta, at: now)
+            }
+        }
+
+        /// `stopMeasuring(_:)` forgets task `id`'s meter.
+        mutating func stopMeasuring(_ id: TaskRow.ID) {
+            taskMeters[id] = nil
+            counted[id] = nil
+        }
+
+        /// `measured(_:)` is a running `row` whose engine reported no rate yet with the rate
+        /// its own meter measured since its transfer began, and the time left at that rate.
+        func measured(_ row: TaskRow) -> TaskRow {
+            guard row.state == .running, row.speed <= 0, let meter = taskMeters[row.id] else { return row }
+            var row = row
+            let rate = meter.rate(at: now)
+            row.speed = Int64(rate.rounded())
+            if rate > 0, let total = row.bytesTotal {
+                row.eta = Int((Double(max(0, total - row.bytesDone)) / rate).rounded(.up))
+            }
+            return row
         }
 
         /// `setRunning(_:for:)` keeps `row` as the running row of task `id` (`nil`: none),
@@ -81,15 +157,20 @@ public final class QueueController: TaskController {
     let directoryMemory: DirectoryMemory?
     let worker = DispatchQueue(label: "ferry.tui.queue-controller")
     let state = Mutex(State())
+    /// `clock` is the time in seconds on a monotonic scale, for the rates.
+    let clock: @Sendable () -> Double
 
-    /// `init(journal:activity:directoryMemory:)` makes a controller over `journal`;
+    /// `init(journal:activity:directoryMemory:clock:)` makes a controller over `journal`;
     /// `activity` is the in-process engine, `nil` by default (journal-only: nothing
     /// transfers); `directoryMemory` remembers the directory of each download added, `nil`
-    /// (nothing remembered) by default.
-    public init(journal: Journal, activity: (any TransferActivity)? = nil, directoryMemory: DirectoryMemory? = nil) {
+    /// (nothing remembered) by default; `clock` times the bytes counted for the rates,
+    /// `uptime()` by default.
+    public init(journal: Journal, activity: (any TransferActivity)? = nil, directoryMemory: DirectoryMemory? = nil,
+                clock: @escaping @Sendable () -> Double = QueueController.uptime) {
         self.journal = journal
         self.activity = activity
         self.directoryMemory = directoryMemory
+        self.clock = clock
         activityEvents = activity?.events()
     }
 
@@ -193,6 +274,7 @@ public final class QueueController: TaskController {
         worker.asyncAfter(deadline: .now() + Self.pollInterval) { [weak self] in
             guard let self, !self.state.withLock({ $0.isClosed }) else { return }
             self.pollRevision()
+            self.tick()
             self.schedulePoll()
         }
     }
@@ -203,6 +285,21 @@ public final class QueueController: TaskController {
         if refreshIfChanged() {
             activity?.journalDidChange()
         }
+    }
+
+    /// `tick()` posts the header's figures again when the rates of the bytes counted moved
+    /// (they fall to zero when nothing arrives, with no event to say so). Worker only.
+    private func tick() {
+        let now = clock()
+        let events = state.withLock { state -> [TUIEvent] in
+            state.now = now
+            guard state.downloaded.total > 0 || state.uploaded.total > 0 else { return [] }
+            let stats = state.stats
+            guard stats != state.tickedStats else { return [] }
+            state.tickedStats = stats
+            return [.stats(stats)]
+        }
+        post(events)
     }
 
     /// `refreshIfChanged()` answers the latest request again, with the list read again, when
@@ -301,6 +398,7 @@ public final class QueueController: TaskController {
             state.withLock { state in
                 state.setRunning(nil, for: id.rawValue)
                 state.live[id.rawValue] = nil
+                state.stopMeasuring(id.rawValue)
             }
             answer(reading: true)
             return
@@ -308,7 +406,12 @@ public final class QueueController: TaskController {
         let segments = segmentsByTask([record])
         let events = state.withLock { state -> [TUIEvent] in
             let row = remember(TaskRow(record: record, progress: state.live[id.rawValue], segments: segments[id] ?? []), in: &state)
-            if ended { state.listing?.ended(row.id, in: row.state) }
+            if ended {
+                // A transfer done since its last progress: its last bytes count too.
+                if row.state == .done { state.count(row.id, kind: row.kind, bytes: row.bytesDone) }
+                state.stopMeasuring(row.id)
+                state.listing?.ended(row.id, in: row.state)
+            }
             guard state.shown[row.id] != nil else { return [.stats(state.stats)] }
             state.shown[row.id] = row
             return [.updateTasks([row]), .stats(state.stats)]
@@ -323,6 +426,7 @@ public final class QueueController: TaskController {
         var row = row
         row.state = QueueListing.shownState(row.state, of: row.id, started: activity == nil ? nil : state.started)
         if row.state == .running {
+            row = state.measured(row)
             state.setRunning(row, for: row.id)
         } else {
             state.setRunning(nil, for: row.id)
@@ -333,6 +437,8 @@ public final class QueueController: TaskController {
 
     private func handle(_ event: ActivityEvent) {
         dispatchPrecondition(condition: .onQueue(worker))
+        let now = clock()
+        state.withLock { $0.now = now }
         switch event {
         case .started(let id):
             state.withLock { state in
@@ -340,12 +446,19 @@ public final class QueueController: TaskController {
                 state.listing?.started(id.rawValue)
             }
             refresh(id)
+            // Its bytes are counted from here (those on disk before it began are not).
+            state.withLock { state in
+                guard let row = state.running[id.rawValue] else { return }
+                state.began(row.id, kind: row.kind, bytes: row.bytesDone)
+            }
         case .progress(let id, let progress):
             let ranges = rangesIfDue(of: id, progress: progress)
             let events = state.withLock { state -> [TUIEvent] in
                 guard var row = state.running[id.rawValue] else { return [] }
                 state.live[id.rawValue] = progress
+                state.count(row.id, kind: row.kind, bytes: progress.completedBytes)
                 row.apply(progress)
+                row = state.measured(row)
                 if let ranges { row.doneRanges = ranges }
                 guard row != state.running[id.rawValue] else { return [] }
                 state.setRunning(row, for: id.rawValue)
@@ -377,6 +490,8 @@ public final class QueueController: TaskController {
                 state.live.removeAll()
                 state.started.removeAll()
                 state.rangesReadAt.removeAll()
+                state.taskMeters.removeAll()
+                state.counted.removeAll()
             }
             answer(reading: true)
             post([.message(StatusMessage(message, isError: true))])
