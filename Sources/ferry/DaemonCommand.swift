@@ -103,6 +103,7 @@ struct DaemonCommand: AsyncParsableCommand {
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
+        _ = engine.options.notices.observe { Console.error("daemon: \($0)") }
         let network = await NetworkWatch.start(for: scheduler, environment: environment)
         defer { network?.stop() }
         let running = await scheduler.startRunning()
