@@ -12,9 +12,6 @@ public struct StateDirectory: Sendable, Hashable {
     public static let logFileName = "ferry.log"
     /// `lockFileName` is the engine lock's file name inside the directory.
     public static let lockFileName = "engine.lock"
-    /// `transferringFileName` names the tasks an engine without a daemon is transferring
-    /// (written by the command line's `TransferringFile`, for `ferry list`).
-    public static let transferringFileName = "transferring"
 
     /// `path` is the directory, as resolved.
     public let path: String
@@ -25,8 +22,6 @@ public struct StateDirectory: Sendable, Hashable {
     public var logPath: String { child(StateDirectory.logFileName) }
     /// `lockPath` is the engine lock file (`engine.lock`).
     public var lockPath: String { child(StateDirectory.lockFileName) }
-    /// `transferringPath` is the file of the tasks being transferred (`transferring`).
-    public var transferringPath: String { child(StateDirectory.transferringFileName) }
 
     /// `resolvePath(argument:environment:)` picks the directory: `argument` (`--state-dir`),
     /// else `FERRY_STATE_DIR`, else `$XDG_STATE_HOME/ferry`, else `$HOME/.local/state/ferry`.

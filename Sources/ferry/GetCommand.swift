@@ -192,7 +192,6 @@ struct GetCommand: AsyncParsableCommand {
         let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
         HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
         let following = reporter.follow(scheduler, jobs: plan.jobs)
-        let transferring = TransferringFile.follow(scheduler, in: journal.directory)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)
         let trap = SignalTrap.install { signal in
@@ -205,7 +204,6 @@ struct GetCommand: AsyncParsableCommand {
         defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
-        transferring.finish()
         scheduler.finishEvents()
         await following.value
         reporter.clearLine()

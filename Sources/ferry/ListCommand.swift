@@ -43,7 +43,6 @@ struct ListCommand: AsyncParsableCommand {
             states = chosen
         }
         let live = try await ListedProgress.live(from: stateOptions)
-        let transferring = live == nil ? TransferringFile.read(try QueueAccess.directory(stateOptions)) : nil
         let journal = try QueueAccess.openJournal(stateOptions)
         defer { try? journal.close() }
         let offline = (try? journal.networkOffline()) ?? false
@@ -56,10 +55,10 @@ struct ListCommand: AsyncParsableCommand {
         if table { out.append(line: fitted(ListCommand.header(width: width))) }
         do {
             // A task shown as queued may be running in the journal (see `shownState`).
-            let read = (live != nil || transferring != nil) && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
+            let read = live != nil && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
             try journal.forEachTask(in: read) { stored in
                 var record = stored
-                record.state = ListedProgress.shownState(of: stored, live: live, transferring: transferring)
+                record.state = ListedProgress.shownState(of: stored, live: live)
                 if let states, !states.contains(record.state) { return }
                 let progress = ListedProgress(record: record, live: live?[record.id])
                 let waits = offline && (record.state == .queued || record.state == .running)

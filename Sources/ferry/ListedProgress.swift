@@ -95,15 +95,12 @@ struct ListedProgress {
         return table
     }
 
-    /// `shownState(of:live:transferring:)` is the state `ferry list` shows: a task an engine
-    /// was handed ahead of its turn but holds back for the limits (running in the journal, not
-    /// among the `live` ones a daemon started, or the ones an engine without a daemon says it
-    /// is `transferring`, see `TransferringFile`) is queued, as the terminal UI and
-    /// `aria2.tellStatus` say.
-    static func shownState(of record: TaskRecord, live: [TaskID: ListedProgress]?, transferring: Set<TaskID>? = nil) -> TaskState {
+    /// `shownState(of:live:)` is the state `ferry list` shows: the journal's, except that a
+    /// task running in the journal that a daemon answering does not list among the `live` ones
+    /// it transfers is queued, as the terminal UI and `aria2.tellStatus` say.
+    static func shownState(of record: TaskRecord, live: [TaskID: ListedProgress]?) -> TaskState {
         guard record.state == .running else { return record.state }
         if let live { return live[record.id] == nil ? .queued : .running }
-        if let transferring, !transferring.contains(record.id) { return .queued }
         return .running
     }
 }

@@ -76,7 +76,6 @@ struct ResumeCommand: AsyncParsableCommand {
         HookRunner.follow(scheduler, journal: journal, hooks: hooks)
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)
-        let transferring = TransferringFile.follow(scheduler, in: stateDirectory)
         // The first SIGINT or SIGTERM stops the transfers (checkpointed, kept queued); the run
         // then ends below with 130 (or 128 + N), in order, whichever thread gets there first.
         let interruption = Interruption()
@@ -91,7 +90,6 @@ struct ResumeCommand: AsyncParsableCommand {
         if interruption.signal != nil { await scheduler.stop() }
         await running.value
         trap.cancel()
-        transferring.finish()
         // Every line already made is written, and the printer (which may read a finished
         // task's path from the journal) is done before the journal closes.
         scheduler.finishEvents()

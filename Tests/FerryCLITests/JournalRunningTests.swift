@@ -47,4 +47,44 @@ import Testing
             #expect(try SHA256Hex.of(file: out.appendingPathComponent("r\(index).bin")) == Pattern.sha256Hex(count: size, seed: index))
         }
     }
+
+    @Test func listNextToAGetOfItsOwnShowsWhatRunsFromTheJournal() throws {
+        // Given a `ferry get` of three slow downloads, one at a time, running without a daemon.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        try FileManager.default.createDirectory(at: www.file("slow"), withIntermediateDirectories: true)
+        try Pattern.writeFile(at: www.file("slow/g.bin"), count: 4 << 20, seed: 3)
+        let nginx = try NginxServer.start(root: www.url, extraConfig: "location /slow/ { limit_rate 1m; sendfile_max_chunk 64k; }")
+        defer { nginx.stop() }
+        let stateDirectory = state.file("state").path
+        let url = nginx.url("/slow/g.bin").absoluteString
+        let get = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
+                                         arguments: ["get", "--max-concurrent", "1", "-d", state.file("out").path,
+                                                     url, url, url, "--state-dir", stateDirectory])
+        defer { get.kill() }
+
+        // When `ferry list` is read while it runs (until the first transfer is marked running).
+        var states: [String] = []
+        var json = ""
+        for _ in 0..<100 where states != ["running", "queued", "queued"] {
+            let listed = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
+                                 timeout: .seconds(30))
+            states = listed.stdout.split(separator: "\n").map { $0.split(separator: "\t").dropFirst().first.map(String.init) ?? "" }
+            json = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--json", "--state-dir", stateDirectory],
+                           timeout: .seconds(30)).stdout
+            usleep(100_000)
+        }
+
+        // Then the one transferring reads running and the two held ahead read queued, in text
+        // and in JSON, with no side file in the state directory.
+        #expect(states == ["running", "queued", "queued"])
+        let jsonStates = json.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["state"] as? String
+        }
+        #expect(jsonStates == ["running", "queued", "queued"], "\(json)")
+        #expect(directoryListing(URL(fileURLWithPath: stateDirectory)).allSatisfy { !$0.hasPrefix("transferring") })
+        get.signal(SIGINT)
+        #expect(get.wait(timeout: .seconds(30))?.exitStatus == 130)
+    }
 }

@@ -165,7 +165,8 @@ import Testing
     }
 
     // `ferry list` next to a `ferry resume` running without a daemon: the tasks handed to its
-    // engine ahead of their turn are queued, not running; the run removes its file when it ends.
+    // engine ahead of their turn are queued, not running (the journal says so); once stopped,
+    // none is running.
     @Test func listNextToAResumeOfItsOwnShowsOnlyTheTransfersRunning() throws {
         let (nginx, www) = try slowServer(size: 8 << 20, rate: "1m")
         let out = try TemporaryDirectory()
@@ -179,7 +180,8 @@ import Testing
         defer { resume.kill() }
         #expect(resume.waitForOutput(timeout: .seconds(30)) { !Self.receivedValues($0).isEmpty })
 
-        // The file is written within its interval; the list is read until it shows it.
+        // The started transfer is marked running by the engine's next commit; the list is read
+        // until it shows it.
         var states: [String] = []
         for _ in 0..<40 {
             let listed = try runFerry(["list"], stateDirectory: state.url)
@@ -194,7 +196,10 @@ import Testing
         resume.signal(SIGINT)
         let ended = try #require(resume.wait(timeout: .seconds(30)))
         #expect(ended.exitStatus == 130, "\(ended.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: state.file("transferring").path))
+        // Stopped, nothing reads running any more: the three are queued for the next run.
+        let after = try runFerry(["list"], stateDirectory: state.url)
+        #expect(after.stdout.split(separator: "\n").map { $0.split(separator: "\t").dropFirst().first.map(String.init) ?? "" }
+                == ["queued", "queued", "queued"], "\(after.stdout)")
     }
 
     // Catalogue 11: a corrupt journal is set aside with a message; the download still works.
