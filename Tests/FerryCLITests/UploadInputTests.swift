@@ -69,6 +69,26 @@ import Testing
         #expect(result.map(sinkReply)?["sha256"] as? String == Pattern.sha256Hex(count: 2 << 20, seed: 22))
     }
 
+    @Test func aTimeLimitEndsAnUploadWaitingOnAnEmptyFIFO() throws {
+        // Given a FIFO nobody writes to.
+        let dir = try TemporaryDirectory()
+        let state = try TemporaryDirectory(prefix: "ferry-state")
+        defer { dir.remove(); state.remove() }
+        let fifo = dir.file("empty.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let server = try FaultServer.start()
+        defer { server.stop() }
+
+        // When `ferry put -m 1 -T FIFO` runs (the engine waits on the FIFO with its other
+        // work instead of blocking in a read, so the limit can fire).
+        let result = try runFerry(["put", "-m", "1", "-T", fifo.path, server.url("/sink").absoluteString], stateDirectory: state.url,
+                                  timeout: .seconds(30))
+
+        // Then it gives up as the limit says, with status 1.
+        #expect(result.exitStatus == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("--max-time"), "\(result.stderr)")
+    }
+
     @Test func aQueuedUploadTakesOnlyARegularFile() throws {
         let dir = try TemporaryDirectory()
         let state = try TemporaryDirectory(prefix: "ferry-state")

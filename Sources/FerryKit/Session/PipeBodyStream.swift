@@ -66,6 +66,23 @@ public final class PipeBodyStream: BodyStream {
         }
     }
 
+    public var readinessDescriptor: Int32? { descriptor >= 0 ? descriptor : nil }
+
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
+        guard descriptor >= 0 else { throw .upload(.readFailed("\(name) is closed")) }
+        guard buffer.count > 0 else { return 0 }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        // A FIFO no writer opened yet reports nothing (its read would say end of file).
+        guard SystemCall.retrying({ poll(&ready, 1, 0) }) > 0 else { return nil }
+        let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+        if count >= 0 {
+            if count > 0 { started = true }
+            return count
+        }
+        if errno == EINTR || errno == EAGAIN { return nil }
+        throw .upload(.readFailed("\(name): \(String(cString: strerror(errno)))"))
+    }
+
     public func rewind() throws(FerryError) {
         // Nothing read yet: nothing to go back over.
         guard !started else { throw .upload(.cannotRewind) }

@@ -144,4 +144,20 @@ public protocol BodyStream: AnyObject {
     func rewind() throws(FerryError)
     /// Releases files and other resources; reading after `close()` is an error.
     func close()
+    /// A descriptor that becomes readable when the stream has bytes (or its end) to give:
+    /// a pipe's. The engine then reads with ``readAvailable(into:)`` and, while nothing is
+    /// there, pauses the transfer and waits on the descriptor with its other work, so that an
+    /// empty pipe holds up neither the other transfers nor a time limit. `nil` (the default):
+    /// reads do not wait on anything.
+    var readinessDescriptor: Int32? { get }
+    /// ``read(into:)`` without waiting: `nil` when no byte is there yet.
+    func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int?
+}
+
+extension BodyStream {
+    public var readinessDescriptor: Int32? { nil }
+
+    public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
+        try read(into: buffer)
+    }
 }

@@ -43,7 +43,11 @@ let easyDebugCallback: ccurl_debug_callback = { _, type, data, size, context in
 let easyReadCallback: ccurl_data_callback = { buffer, size, count, context in
     guard let handle = easyHandle(context), let buffer else { return ccurl_read_abort() }
     if handle.sendMustPause(maximum: size * count) { return ccurl_read_pause() }
-    return handle.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) ?? ccurl_read_abort()
+    switch handle.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count)) {
+    case .bytes(let count): return count
+    case .wait: return ccurl_read_pause()
+    case .failed: return ccurl_read_abort()
+    }
 }
 
 let easySeekCallback: ccurl_seek_callback = { context, offset, origin in

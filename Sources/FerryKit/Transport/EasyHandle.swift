@@ -47,6 +47,10 @@ final class EasyHandle {
     var pacedUntil: Double?
     /// Whether the task was paused (by its user), which the pacer never undoes.
     private var pausedByTask = false
+    /// Whether the transfer paused itself because its body had no byte yet (a pipe).
+    private(set) var waitingForBody = false
+    /// Whether the body may have to be waited for (see `BodyStream.readinessDescriptor`).
+    var bodyMayWait: Bool { body?.readinessDescriptor != nil }
     /// Whether the transfer has a speed cap or a share (the engine then wakes it when it paused itself).
     var isPaced: Bool { pacer != nil || sendPacer != nil }
     /// This transfer's own receive speed cap: the request's, else the session's; changed live
@@ -335,6 +339,7 @@ final class EasyHandle {
 
     func unpause() {
         pausedByTask = false
+        if waitingForBody { return }  // the engine wakes it when the body has bytes
         if let pacedUntil, pacedUntil > configuration.clock.now() { return }  // the pacer wakes it
         pacedUntil = nil
         _ = curl_easy_pause(raw, ccurl_pause_cont())
@@ -347,7 +352,7 @@ final class EasyHandle {
         guard let until = pacedUntil else { return nil }
         guard now >= until else { return until }
         pacedUntil = nil
-        if !pausedByTask { _ = curl_easy_pause(raw, ccurl_pause_cont()) }
+        if !pausedByTask && !waitingForBody { _ = curl_easy_pause(raw, ccurl_pause_cont()) }
         return pacedUntil
     }
 
@@ -435,19 +440,43 @@ final class EasyHandle {
         }
     }
 
-    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        guard let body else { return 0 }
+    /// `BodyRead` is what the read callback gives libcurl: bytes (0 at the end), a pause
+    /// while the body has nothing yet, or an abort.
+    enum BodyRead {
+        case bytes(Int)
+        case wait
+        case failed
+    }
+
+    func readBody(into buffer: UnsafeMutableRawBufferPointer) -> BodyRead {
+        guard let body else { return .bytes(0) }
         do throws(FerryError) {
-            guard sendPacer != nil else { return try body.read(into: buffer) }
-            let allowed = min(sendAllowance ?? buffer.count, buffer.count)
+            let allowed = sendPacer == nil ? buffer.count : min(sendAllowance ?? buffer.count, buffer.count)
+            guard let count = try body.readAvailable(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<allowed])) else {
+                // The engine waits on the body's descriptor and wakes the transfer (`bodyIsReady()`).
+                waitingForBody = true
+                return .wait
+            }
             sendAllowance = nil
-            let count = try body.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<allowed]))
             _ = sendPacer?.take(count, now: configuration.clock.now())
-            return count
+            return .bytes(count)
         } catch {
             callbackError = error
-            return nil
+            return .failed
         }
+    }
+
+    /// The descriptor the engine waits on while the body has nothing to give; `nil` otherwise.
+    var bodyWaitDescriptor: Int32? {
+        waitingForBody ? body?.readinessDescriptor : nil
+    }
+
+    /// `bodyIsReady()` lets a transfer that waited for its body go on (unless its user or
+    /// its pacer holds it).
+    func bodyIsReady() {
+        guard waitingForBody else { return }
+        waitingForBody = false
+        if !pausedByTask && pacedUntil == nil { _ = curl_easy_pause(raw, ccurl_pause_cont()) }
     }
 
     func rewindBody() -> Bool {

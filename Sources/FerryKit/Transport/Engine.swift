@@ -47,6 +47,9 @@ final class Engine: @unchecked Sendable {
     /// The running transfers that pause themselves and are woken here: those with a speed cap
     /// (`Pacer`), and those that step aside once at their first bytes (`Request.yieldsAtFirstBytes`).
     private var paced: [Int: EasyHandle] = [:]
+    /// The transfers whose body may have to be waited for (a pipe's), by task id: while one
+    /// waits, its body's descriptor joins the engine's poll (see `pollWithBodies(timeout:)`).
+    private var bodyWaiters: [Int: EasyHandle] = [:]
     /// The speed budgets shared by the running transfers. Engine thread only.
     private let budget: BandwidthBudget
     /// `Admission` is a transfer held back by its session's limits (see `add`); a class, so
@@ -175,7 +178,7 @@ final class Engine: @unchecked Sendable {
             if let wake {
                 timeout = Int32(max(1, min(Double(timeout), (wake * 1000).rounded(.up))))
             }
-            curl_multi_poll(multi, nil, 0, timeout, nil)
+            pollWithBodies(timeout: timeout)
         }
         let waiting = held
         held.removeAll()
@@ -209,6 +212,30 @@ final class Engine: @unchecked Sendable {
             }
         }
         return soonest
+    }
+
+    /// `pollWithBodies(timeout:)` sleeps in `curl_multi_poll` until libcurl has work, a
+    /// command arrives, `timeout` ms pass, or the body of a transfer that waits for it (a
+    /// pipe) becomes readable; that transfer then goes on.
+    private func pollWithBodies(timeout: Int32) {
+        var waiting: [EasyHandle] = []
+        var descriptors: [curl_waitfd] = []
+        for handle in bodyWaiters.values {
+            guard let descriptor = handle.bodyWaitDescriptor else { continue }
+            waiting.append(handle)
+            descriptors.append(curl_waitfd(fd: descriptor, events: Int16(CURL_WAIT_POLLIN), revents: 0))
+        }
+        guard !descriptors.isEmpty else {
+            curl_multi_poll(multi, nil, 0, timeout, nil)
+            return
+        }
+        curl_multi_poll(multi, &descriptors, UInt32(descriptors.count), timeout, nil)
+        // libcurl reports POLLIN only, but a writer that went away is a hang-up (the end of
+        // the body): each descriptor is asked again, for both.
+        for (handle, descriptor) in zip(waiting, descriptors) {
+            var ready = pollfd(fd: descriptor.fd, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 0) > 0 { handle.bodyIsReady() }
+        }
     }
 
     /// `syncPaced()` lets the engine wake every transfer the budget paces (see `wakePaced()`).
@@ -370,6 +397,7 @@ final class Engine: @unchecked Sendable {
         handles[task.id] = handle
         budget.add(handle)
         if handle.isPaced || handle.yieldPending { paced[task.id] = handle }
+        if handle.bodyMayWait { bodyWaiters[task.id] = handle }
         if let host {
             hostOfActive[task.id] = host
             activeByHost[host, default: 0] += 1
@@ -380,6 +408,7 @@ final class Engine: @unchecked Sendable {
 
     private func cancel(_ id: Int) {
         paced.removeValue(forKey: id)
+        bodyWaiters.removeValue(forKey: id)
         budget.remove(id)
         guard let handle = handles.removeValue(forKey: id) else {
             if let index = held.firstIndex(where: { $0.task.id == id }) {
@@ -421,6 +450,7 @@ final class Engine: @unchecked Sendable {
             }
             handles.removeValue(forKey: handle.task.id)
             paced.removeValue(forKey: handle.task.id)
+            bodyWaiters.removeValue(forKey: handle.task.id)
             budget.remove(handle.task.id)
             release(handle.task.id)
             let transport = handle.transportResult(code: code)
