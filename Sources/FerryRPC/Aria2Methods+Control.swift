@@ -54,6 +54,7 @@ extension Aria2Methods {
             throw RPCError.failed("Could not remove download result of GID#\(GID.string(for: id))")
         }
         _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove([id]) }
+        engine.options.forget([id])
         await engine.scheduler.journalDidChange()
         return "OK"
     }
@@ -62,6 +63,7 @@ extension Aria2Methods {
         let engine = call.engine
         let ids = try engine.records(in: stoppedStates).map(\.id)
         _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove(ids) }
+        engine.options.forget(ids)
         await engine.scheduler.journalDidChange()
         return "OK"
     }

@@ -86,6 +86,13 @@ public final class OptionMemory: Sendable {
         }
     }
 
+    /// `forget(_:)` drops what is kept of tasks that left the journal.
+    func forget(_ ids: some Sequence<TaskID>) {
+        state.withLock { state in
+            for id in ids { state.ignoredByTask.removeValue(forKey: id) }
+        }
+    }
+
     /// `applied(_:for:)` takes options now applied off task `id`'s ignored ones.
     func applied(_ keys: some Sequence<String>, for id: TaskID) {
         state.withLock { state in

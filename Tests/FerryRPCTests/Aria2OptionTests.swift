@@ -147,6 +147,11 @@ struct Aria2OptionTests {
         var iterator = notices.makeAsyncIterator()
         let notice = await iterator.next()
         #expect(notice?.contains("GID#\(gid): option follow-torrent") == true, "\(String(describing: notice))")
+
+        // When its result is removed, nothing of it is kept.
+        _ = try await client.result("aria2.remove", [.string(gid)])
+        _ = try await client.result("aria2.removeDownloadResult", [.string(gid)])
+        #expect(fixture.engine.options.ignored(of: try #require(GID.taskID(gid))).isEmpty)
     }
 
     @Test func errorsUseAria2sWordsAndAnUntriedURIIsWaiting() async throws {
