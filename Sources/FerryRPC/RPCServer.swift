@@ -9,11 +9,11 @@ import NIOCore
 /// Hummingbird and hummingbird-websocket (HTTP/1.1 and WebSocket frames are parsed by the
 /// libraries, never by hand) and hands each request to an `RPCDispatcher`.
 ///
-/// A body larger than `RPCDispatcher.maximumRequestSize` is answered 413 with a JSON-RPC
-/// error; a wrong token is answered when the secret's `TokenThrottle`, shared by every
-/// connection, says.
+/// On a TCP endpoint a request that its `RequestOriginPolicy` refuses (a foreign `Origin` or
+/// `Host`) is answered 403 before any method runs, and such a WebSocket upgrade 400. A body
+/// larger than `RPCDispatcher.maximumRequestSize` is answered 413 with a JSON-RPC error; a wrong
+/// token is answered when the secret's `TokenThrottle`, shared by every connection, says.
 public struct RPCServer: Sendable {
-
     /// `Limits` bound what clients may hold: connections per endpoint and how long a
     /// connection may sit idle (or dribble its headers) before it is closed.
     public struct Limits: Sendable {
@@ -44,15 +44,19 @@ public struct RPCServer: Sendable {
 
     private let dispatcher: RPCDispatcher
     private let allowOriginAll: Bool
+    private let allowAnyHost: Bool
     private let limits: Limits
 
-    /// `init(dispatcher:allowOriginAll:)` makes a server answering with `dispatcher`. With
-    /// `allowOriginAll` (`--rpc-allow-origin-all`) every answer carries
-    /// `Access-Control-Allow-Origin: *` and CORS preflights are answered, so a web page
-    /// (AriaNg) may call it; `false` by default, as in aria2. `limits` are `Limits()` by default.
-    public init(dispatcher: RPCDispatcher, allowOriginAll: Bool = false, limits: Limits = Limits()) {
+    /// `init(dispatcher:allowOriginAll:allowAnyHost:limits:)` makes a server answering with
+    /// `dispatcher`. With `allowOriginAll` (`--rpc-allow-origin-all`) a web page of any origin
+    /// may call it (AriaNg): every answer carries `Access-Control-Allow-Origin: *` and CORS
+    /// preflights are answered; without it, a request with a foreign `Origin` is refused.
+    /// `allowAnyHost` (`--rpc-listen-all`) accepts any `Host`; without it, only the loopback
+    /// names. Both `false` by default. `limits` are `Limits()` by default.
+    public init(dispatcher: RPCDispatcher, allowOriginAll: Bool = false, allowAnyHost: Bool = false, limits: Limits = Limits()) {
         self.dispatcher = dispatcher
         self.allowOriginAll = allowOriginAll
+        self.allowAnyHost = allowAnyHost
         self.limits = limits
     }
 
@@ -89,6 +93,11 @@ public struct RPCServer: Sendable {
         for endpoint: RPCEndpoint, logger: Logger, onListening: @escaping @Sendable (RPCEndpoint) -> Void
     ) -> some ApplicationProtocol {
         let router = Router()
+        // Added first, so it runs before every route, the CORS answers and "not found".
+        let policy = originPolicy(for: endpoint)
+        if let policy {
+            router.add(middleware: RequestOriginMiddleware(policy: policy))
+        }
         if allowOriginAll {
             router.add(middleware: CORSMiddleware(
                 allowOrigin: .all, allowHeaders: [.contentType], allowMethods: [.post, .options], maxAge: .seconds(1_728_000)
@@ -127,7 +136,10 @@ public struct RPCServer: Sendable {
         let server = HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { request, _, _ in
-                    guard request.path?.split(separator: "?").first == "/jsonrpc" else { return .dontUpgrade }
+                    // The library answers a refused upgrade 400 and closes; no message is read.
+                    guard request.path?.split(separator: "?").first == "/jsonrpc", policy?.refusal(of: request) == nil else {
+                        return .dontUpgrade
+                    }
                     return .upgrade([:]) { inbound, outbound, _ in
                         try await RPCWebSocket.serve(inbound: inbound, outbound: outbound, dispatcher: dispatcher, origin: origin)
                     }
@@ -147,6 +159,13 @@ public struct RPCServer: Sendable {
             },
             logger: logger
         )
+    }
+
+    /// `originPolicy(for:)` is the `Origin` and `Host` policy of a TCP endpoint; `nil` for a
+    /// Unix socket, whose file mode and peer credentials guard it.
+    private func originPolicy(for endpoint: RPCEndpoint) -> RequestOriginPolicy? {
+        guard case .tcp(_, let port) = endpoint.address else { return nil }
+        return RequestOriginPolicy(port: port, allowsAnyOrigin: allowOriginAll, allowsAnyHost: allowAnyHost)
     }
 
     private static func response(_ body: Data, status: HTTPResponse.Status) -> Response {

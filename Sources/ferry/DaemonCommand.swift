@@ -110,7 +110,8 @@ struct DaemonCommand: AsyncParsableCommand {
         let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
         let socketPath = stateDirectory.controlSocketPath
         let endpoints = [RPCEndpoint(.unixSocket(path: socketPath))] + rpc.tcpEndpoints
-        let server = RPCServer(dispatcher: RPCDispatcher(engine: engine, secret: secret), allowOriginAll: rpc.rpcAllowOriginAll)
+        let server = RPCServer(dispatcher: RPCDispatcher(engine: engine, secret: secret), allowOriginAll: rpc.rpcAllowOriginAll,
+                               allowAnyHost: rpc.rpcListenAll)
         let serving = Task {
             do {
                 try await server.run(on: endpoints, onListening: { endpoint in
