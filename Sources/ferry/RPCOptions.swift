@@ -8,10 +8,10 @@ struct RPCOptions: ParsableArguments {
     @Option(name: .customLong("rpc-port"), help: ArgumentHelp("Also listen for JSON-RPC on TCP port N (127.0.0.1 and ::1); needs a secret.", valueName: "N"))
     var rpcPort: Int?
 
-    @Flag(name: .customLong("rpc-listen-all"), help: "With --rpc-port: listen on every interface, not only loopback.")
+    @Flag(name: .customLong("rpc-listen-all"), help: "With --rpc-port: listen on every interface, not only loopback, and answer requests for any host name (without it, a request whose Host is not 127.0.0.1, localhost or [::1] is refused, which stops DNS rebinding).")
     var rpcListenAll = false
 
-    @Flag(name: .customLong("rpc-allow-origin-all"), help: "Let web pages of any origin call the RPC (CORS), for web front ends such as AriaNg.")
+    @Flag(name: .customLong("rpc-allow-origin-all"), help: "Let web pages of any origin call the RPC (CORS), for web front ends such as AriaNg (without it, a request a browser sends from another site is refused before it runs).")
     var rpcAllowOriginAll = false
 
     @Option(name: .customLong("rpc-secret-file"), help: ArgumentHelp("Read the RPC secret from FILE (its first line).", valueName: "FILE"))
