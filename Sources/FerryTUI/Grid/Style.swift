@@ -53,4 +53,8 @@ public enum Style: Int, Sendable, Hashable, CaseIterable {
     case fieldPlaceholder
     /// `dialogError`: a validation problem inside a dialog.
     case dialogError
+    /// `fieldError`: the input field a failed Enter found a problem in.
+    case fieldError
+    /// `selectedText`: a prompt's text while it is selected (typing replaces it).
+    case selectedText
 }

@@ -1,26 +1,25 @@
-/// `ChecksumValidator` checks an expected digest typed as `ALGO=HEX`.
-public enum ChecksumValidator {
-    /// `digestLengths` are the supported algorithms and their hex digest lengths.
-    public static let digestLengths: [(algorithm: String, hexDigits: Int)] = [
-        ("md5", 32), ("sha1", 40), ("sha256", 64), ("sha512", 128),
-    ]
+import FerryKit
 
-    /// `normalize(_:)` returns the checksum as lower-case `algo=hex`, or an explanation of
-    /// what is wrong with it.
+/// `ChecksumValidator` checks an expected digest typed as `ALGO=HEX` in the add dialog with
+/// the command line's own parser (`ExpectedChecksum`): `sha-256=`, `sha256=`, `SHA-256=`,
+/// `md5=`, ... in any case, as `--checksum` takes them.
+public enum ChecksumValidator {
+    /// `names` lists the algorithms for messages: `md5, sha-1, sha-256, sha-512`.
+    static let names = ExpectedChecksum.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// `normalize(_:)` returns the checksum as typed with its algorithm and digest in lower
+    /// case (`sha256=…`), or an explanation of what is wrong with it.
     public static func normalize(_ text: String) -> Result<String, FieldProblem> {
-        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let names = digestLengths.map(\.algorithm).joined(separator: ", ")
-        guard parts.count == 2 else {
+        guard let equals = text.firstIndex(of: "=") else {
             return .failure(FieldProblem("Checksum must be ALGO=HEX (\(names))"))
         }
-        let algorithm = parts[0].lowercased()
-        let hex = parts[1].lowercased()
-        guard let expected = digestLengths.first(where: { $0.algorithm == algorithm }) else {
+        let name = text[..<equals].lowercased()
+        guard let algorithm = ExpectedChecksum.Algorithm(name: name) else {
             return .failure(FieldProblem("Unknown checksum algorithm; use one of \(names)"))
         }
-        guard hex.count == expected.hexDigits, hex.allSatisfy({ $0.isHexDigit && $0.isASCII }) else {
-            return .failure(FieldProblem("\(algorithm) needs \(expected.hexDigits) hex digits"))
+        guard let expected = try? ExpectedChecksum(algorithm: algorithm, hex: String(text[text.index(after: equals)...])) else {
+            return .failure(FieldProblem("\(name) needs \(algorithm.hexLength) hex digits"))
         }
-        return .success("\(algorithm)=\(hex)")
+        return .success("\(name)=\(expected.hex)")
     }
 }

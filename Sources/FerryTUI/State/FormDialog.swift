@@ -22,6 +22,9 @@ public struct FormDialog: Sendable, Hashable {
     public private(set) var focus: Int = 0
     /// `problem` is the last validation failure, `nil` when there is none.
     public private(set) var problem: String?
+    /// `problemField` is the index of the field `problem` is about, marked until it is
+    /// edited; `nil` when there is none.
+    public private(set) var problemField: Int?
 
     /// `download(directory:)` is an empty add-download dialog with the directory pre-filled.
     public static func download(directory: String) -> FormDialog {
@@ -55,12 +58,20 @@ public struct FormDialog: Sendable, Hashable {
 
     /// `edit(_:)` applies a line-editing operation to the focused field.
     public mutating func edit(_ action: EditAction) {
+        let before = fields[focus].editor.characters
         fields[focus].editor.apply(action)
+        if fields[focus].editor.characters != before { editedFocusedField() }
     }
 
     /// `insert(_:)` types text into the focused field.
     public mutating func insert(_ text: String) {
         fields[focus].editor.insert(text)
+        if !text.isEmpty { editedFocusedField() }
+    }
+
+    /// `editedFocusedField()` unmarks the focused field when it was the one in error.
+    private mutating func editedFocusedField() {
+        if problemField == focus { problemField = nil }
     }
 
     /// `paste(_:)` inserts pasted text into the focused field, one line per item: in a
@@ -77,6 +88,7 @@ public struct FormDialog: Sendable, Hashable {
             joined = separator + joined
         }
         fields[focus].editor.insert(joined)
+        editedFocusedField()
     }
 
     /// `pastedLines(_:)` are the non-blank lines of pasted text, trimmed, without unsafe characters.
@@ -107,10 +119,10 @@ public struct FormDialog: Sendable, Hashable {
         switch validate(in: environment) {
         case .success(let command):
             problem = nil
+            problemField = nil
             return command
         case .failure(let failure):
-            problem = failure.message
-            if let field = failure.field { focus = field }
+            reject(failure)
             return nil
         }
     }
@@ -119,7 +131,11 @@ public struct FormDialog: Sendable, Hashable {
     /// focusing the offending field when the problem names one.
     public mutating func reject(_ failure: FieldProblem) {
         problem = failure.message
-        if let field = failure.field, fields.indices.contains(field) { focus = field }
+        problemField = nil
+        if let field = failure.field, fields.indices.contains(field) {
+            focus = field
+            problemField = field
+        }
     }
 
     /// `validate(in:)` checks every field without changing the dialog. A download's URL

@@ -2,16 +2,23 @@
 /// the editing operations of `EditAction`.
 ///
 /// Long text scrolls horizontally: `viewport(width:)` picks the part around the cursor.
+/// The whole text may start selected (a prompt that shows the current value): typing or
+/// pasting replaces it, a deletion clears it, and moving the cursor keeps it.
 public struct LineEditor: Sendable, Hashable {
     /// `characters` is the text as grapheme clusters.
     public private(set) var characters: [Character]
     /// `cursor` is the index in `characters` before which the next character is inserted.
     public private(set) var cursor: Int
+    /// `isSelected` is true while the whole text is selected; `false` by default.
+    public private(set) var isSelected = false
 
-    /// `init(_:)` makes an editor holding `text` (empty by default) with the cursor at its end.
-    public init(_ text: String = "") {
+    /// `init(_:selected:)` makes an editor holding `text` (empty by default) with the cursor
+    /// at its end; `selected` selects the whole text (`false` by default; an empty text is
+    /// never selected).
+    public init(_ text: String = "", selected: Bool = false) {
         characters = Array(text)
         cursor = characters.count
+        isSelected = selected && !characters.isEmpty
     }
 
     /// `text` is the whole text.
@@ -23,6 +30,7 @@ public struct LineEditor: Sendable, Hashable {
     /// join the neighbouring cluster.
     public mutating func insert(_ text: String) {
         guard !text.isEmpty else { return }
+        if isSelected { clear() }
         let start = cursor
         characters.insert(contentsOf: Array(text), at: cursor)
         cursor += text.count
@@ -35,8 +43,18 @@ public struct LineEditor: Sendable, Hashable {
         }
     }
 
-    /// `apply(_:)` performs one editing operation.
+    /// `apply(_:)` performs one editing operation; on a selected text a deletion clears it
+    /// and a move ends the selection.
     public mutating func apply(_ action: EditAction) {
+        if isSelected {
+            isSelected = false
+            switch action {
+            case .left, .right, .home, .end: break
+            case .backspace, .deleteForward, .deleteToStart, .deleteToEnd, .deleteWordBackward:
+                clear()
+                return
+            }
+        }
         switch action {
         case .left:
             cursor = max(0, cursor - 1)
@@ -66,6 +84,13 @@ public struct LineEditor: Sendable, Hashable {
             characters.removeSubrange(start..<cursor)
             cursor = start
         }
+    }
+
+    /// `clear()` empties the editor.
+    private mutating func clear() {
+        characters = []
+        cursor = 0
+        isSelected = false
     }
 
     /// `viewport(width:)` is the part of the text shown in a field `width` columns wide and

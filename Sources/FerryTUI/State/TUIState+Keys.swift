@@ -94,14 +94,15 @@ extension TUIState {
                 setMessage(StatusMessage("Only downloads have a speed limit"))
                 return []
             }
-            setMode(.taskLimitPrompt(LineEditor(), task.id))
+            // The task's own cap, selected: typing replaces it.
+            setMode(.taskLimitPrompt(LineEditor(task.speedLimit.map(TransferLimits.rateText) ?? "", selected: true), task.id))
             return []
         case .typeOverallLimit:
             guard let limits = stats.limits else {
                 setMessage(StatusMessage("The engine has not told its limits yet"))
                 return []
             }
-            setMode(.limitPrompt(LineEditor(limits.overallDownload.map(TransferLimits.rateText) ?? "")))
+            setMode(.limitPrompt(LineEditor(limits.overallDownload.map(TransferLimits.rateText) ?? "", selected: true)))
             return []
         case .moreAtOnce: return changeLimits(concurrent: 1, perHost: 0)
         case .fewerAtOnce: return changeLimits(concurrent: -1, perHost: 0)

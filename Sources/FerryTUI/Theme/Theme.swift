@@ -49,6 +49,8 @@ public struct Theme: Sendable {
         case .fieldFocused: Appearance(foreground: .black, background: .white)
         case .fieldPlaceholder: Appearance(foreground: .blue, background: .cyan)
         case .dialogError: Appearance(foreground: .yellow, background: .blue, bold: true)
+        case .fieldError: Appearance(foreground: .white, background: .red, bold: true)
+        case .selectedText: Appearance(foreground: .black, background: .cyan)
         }
     }
 
@@ -56,7 +58,8 @@ public struct Theme: Sendable {
     public static let monochrome = Theme(usesColor: false) { style in
         switch style {
         case .normal, .hintText, .dialog, .message, .queued, .paused, .done: .plain
-        case .header, .selection, .hintKey, .fieldFocused: Appearance(reverse: true)
+        case .header, .selection, .hintKey, .fieldFocused, .selectedText: Appearance(reverse: true)
+        case .fieldError: Appearance(bold: true, reverse: true, underline: true)
         case .title: Appearance(bold: true, reverse: true)
         case .columnHeader: Appearance(bold: true, underline: true)
         case .running, .failed, .label, .error, .dialogFrame, .dialogError, .barDone: Appearance(bold: true)

@@ -3,7 +3,8 @@
 struct FooterView {
     let hints: [KeyHint]
     let message: StatusMessage?
-    /// `prompt` is the filter editor while the filter prompt is open.
+    /// `prompt` is the editor of the open prompt (the filter, a limit); its text is shown
+    /// highlighted while it is selected.
     let prompt: LineEditor?
     /// `promptLabel` is written before the prompt's text, "Filter: " by default.
     var promptLabel = "Filter: "
@@ -15,7 +16,7 @@ struct FooterView {
         if let prompt {
             let x = messageArea.x + grid.put(promptLabel, x: messageArea.x, y: messageArea.y, limit: messageArea.width, style: .label)
             let view = prompt.viewport(width: messageArea.maxX - x)
-            grid.put(view.text, x: x, y: messageArea.y, limit: messageArea.maxX - x, style: .normal)
+            grid.put(view.text, x: x, y: messageArea.y, limit: messageArea.maxX - x, style: prompt.isSelected ? .selectedText : .normal)
             if x < messageArea.maxX { grid.cursor = Point(x: x + view.cursorColumn, y: messageArea.y) }
         } else if let message {
             let text = DisplayText.truncate(DisplayText.sanitize(message.text), toWidth: messageArea.width - 1)

@@ -17,20 +17,23 @@ struct FormDialogView {
         for (index, field) in dialog.fields.enumerated() {
             let y = inner.y + index
             guard y < inner.maxY else { break }
-            grid.put(DisplayText.truncate(field.label, toWidth: labelWidth), x: inner.x + 1, y: y, style: .dialog)
+            // The field a failed Enter found a problem in is marked, label and field.
+            let inError = index == dialog.problemField
+            grid.put(DisplayText.truncate(field.label, toWidth: labelWidth), x: inner.x + 1, y: y, style: inError ? .dialogError : .dialog)
             guard fieldWidth > 0 else { continue }
             let focused = index == dialog.focus
             let rect = Rect(x: fieldX, y: y, width: fieldWidth, height: 1)
-            grid.fill(rect, style: focused ? .fieldFocused : .field)
+            let style: Style = inError ? .fieldError : focused ? .fieldFocused : .field
+            grid.fill(rect, style: style)
             if focused {
                 let view = field.editor.viewport(width: fieldWidth)
-                grid.put(view.text, x: fieldX, y: y, limit: fieldWidth, style: .fieldFocused)
+                grid.put(view.text, x: fieldX, y: y, limit: fieldWidth, style: style)
                 grid.cursor = Point(x: fieldX + view.cursorColumn, y: y)
             } else if field.editor.characters.isEmpty {
                 grid.put(DisplayText.truncate(field.placeholder, toWidth: fieldWidth), x: fieldX, y: y, style: .fieldPlaceholder)
             } else {
                 let view = field.editor.viewport(width: fieldWidth)
-                grid.put(view.text, x: fieldX, y: y, limit: fieldWidth, style: .field)
+                grid.put(view.text, x: fieldX, y: y, limit: fieldWidth, style: style)
             }
         }
         let problemY = inner.y + dialog.fields.count
