@@ -75,7 +75,8 @@ extension Aria2Methods {
         }
         engine.options.applied(applied, for: id)
         engine.options.setIgnored(ignored, for: id)
-        await engine.scheduler.journalDidChange()
+        // A task the engine holds ahead of need starts from its new row.
+        await engine.scheduler.optionsChanged([id])
         return "OK"
     }
 

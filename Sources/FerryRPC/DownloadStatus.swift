@@ -161,9 +161,10 @@ enum DownloadStatus {
     }
 
     /// `hasBeenTried(_:engine:)` is true once a transfer of the task began: it is live, or the
-    /// journal counts an attempt or a start.
+    /// journal counts an attempt (`startedAt` is stamped when the engine is handed the task,
+    /// which may hold it back: not a sign of a transfer).
     static func hasBeenTried(_ record: TaskRecord, engine: RPCEngine) -> Bool {
-        record.attempts > 0 || record.startedAt != nil || engine.live.progress(of: record.id) != nil
+        record.attempts > 0 || engine.live.progress(of: record.id) != nil
     }
 
     private static func writeURIs(_ record: TaskRecord, used: Bool, into writer: inout JSONByteWriter) {

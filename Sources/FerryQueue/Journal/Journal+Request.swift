@@ -23,14 +23,15 @@ extension Journal {
 
     /// `setDestination(directory:requestedName:for:)` moves a download that has written
     /// nothing yet to another directory or name (`nil`: the default directory, or the name
-    /// the URL or server gives). Returns false, changing nothing, when the task is running or
+    /// the URL or server gives); the name a hand-over chose in the old place is dropped, to be
+    /// chosen again in the new one. Returns false, changing nothing, when the task is running or
     /// done, or holds bytes (a `.part` the new place would not find). Throws
     /// `.journal(.taskNotFound)`.
     public func setDestination(directory: String?, requestedName: String?, for id: TaskID) throws(QueueError) -> Bool {
         let time = timestamp()
         return try write { db in
             try db.execute(sql: """
-                UPDATE task SET destination_dir = ?, requested_name = ?, updated_at = ?
+                UPDATE task SET destination_dir = ?, requested_name = ?, file_name = NULL, updated_at = ?
                 WHERE id = ? AND kind = 'download' AND state IN ('queued', 'paused', 'failed')
                     AND durable_offset = 0 AND final_path IS NULL
                 """, arguments: [directory, requestedName, time, id.rawValue])
