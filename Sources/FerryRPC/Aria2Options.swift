@@ -31,15 +31,12 @@ enum Aria2Options {
     // MARK: - Answers
 
     /// `task(_:engine:)` is `getOption`'s answer for `record`: aria2's options of a download,
-    /// the task's own values over the global ones over the defaults; headers, the password and
-    /// a proxy's credentials masked.
+    /// the task's own values (which took the global task options when it was added) over the
+    /// defaults; headers, the password and a proxy's credentials masked.
     static func task(_ record: TaskRecord, engine: RPCEngine) -> JSONValue {
         var options: [String: String] = [:]
         for option in Aria2OptionDefaults.all where option.scope == .task {
             options[option.name] = ferryDefaults[option.name] ?? expandingHome(option.value)
-        }
-        for (key, values) in engine.options.taskDefaults where key != "header" && key != "user-agent" && key != "referer" {
-            options[key] = values.joined(separator: "\n")
         }
         let spec = record.spec
         options["dir"] = DownloadStatus.directory(of: record, engine: engine)

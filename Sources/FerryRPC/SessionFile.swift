@@ -15,7 +15,7 @@ enum SessionFile {
 
     /// `check(_:origin:)` checks a `save-session` path before it is kept: absolute, in a
     /// directory that exists, and not a file of another kind (an existing non-empty file must
-    /// begin as a session file does, with a URI), so a client cannot have Ferry replace
+    /// begin as a session file does, with a URI or a comment), so a client cannot have Ferry replace
     /// `~/.bashrc`; over TCP, no part may start with '.'.
     static func check(_ path: String, origin: RPCOrigin) throws(RPCError) -> String {
         guard path.hasPrefix("/"), !path.contains("\0"), !path.hasSuffix("/") else {
@@ -29,12 +29,19 @@ enum SessionFile {
         }
         if let handle = FileHandle(forReadingAtPath: path) {
             defer { try? handle.close() }
-            let head = String(decoding: (try? handle.read(upToCount: 16)) ?? Data(), as: UTF8.self).lowercased()
-            guard head.isEmpty || head.hasPrefix("http://") || head.hasPrefix("https://") else {
+            let head = String(decoding: (try? handle.read(upToCount: 64)) ?? Data(), as: UTF8.self)
+            guard head.isEmpty || head.hasPrefix("#") || beginsWithURI(head) else {
                 throw RPCError.failed("save-session \(path.prefix(256)) exists and is not a session file (it does not begin with a URI); name a new file")
             }
         }
         return path
+    }
+
+    /// `beginsWithURI(_:)` is true when `text` starts with a URI's scheme and `:` (`https:`,
+    /// `ftp:`, `magnet:`), as every entry of aria2's session files does.
+    static func beginsWithURI(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter else { return false }
+        return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }
     }
 
     /// `text(_:engine:)` is the session file of `records`.

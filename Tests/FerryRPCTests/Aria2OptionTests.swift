@@ -178,6 +178,10 @@ struct Aria2OptionTests {
         defer { fixture.close() }
         let client = Client(dispatcher: fixture.dispatcher())
         let session = fixture.directory + "/session.txt"
+        let profile = fixture.directory + "/profile"
+        try "export EDITOR=vi\n".write(toFile: profile, atomically: true, encoding: .utf8)
+        let refused = await client.error("aria2.changeGlobalOption", [["save-session": .string(profile)]])
+        #expect(refused?.contains("not a session file") == true, "\(String(describing: refused))")
         _ = try await client.result("aria2.changeGlobalOption", [["save-session": .string(session)]])
         _ = try await client.result("aria2.addUri", [["https://example.com/a.iso"], [
             "pause": "true", "out": "a.iso", "header": "X-Token: t", "split": "3", "max-download-limit": "100K",
@@ -209,5 +213,11 @@ struct Aria2OptionTests {
         #expect(entries.map(\.task.spec.options) == saved.map(\.spec.options))
         #expect(entries.map(\.task.spec.destinationDirectory) == saved.map { $0.spec.destinationDirectory })
         #expect(entries.map(\.task.startsPaused) == [true, false])
+        // A file of another kind named as the session file was refused and left as it was.
+        #expect(try String(contentsOfFile: profile, encoding: .utf8) == "export EDITOR=vi\n")
+
+        // When it is saved again over the session file it wrote, the file is replaced whole.
+        #expect(try await client.result("aria2.saveSession").stringValue == "OK")
+        #expect(try String(contentsOfFile: session, encoding: .utf8) == text)
     }
 }
