@@ -52,6 +52,33 @@ import Testing
         #expect(SchedulerEvents.startOrder(recorder.all) == [ids[0], ids[2]])
         await queue.stop()
     }
+
+    @Test func tasksHeldAheadThatAnotherProcessPausesOrRemovesAreGivenBackUntouched() async throws {
+        // Given a queue run one at a time: the first task runs, the other two are held ahead.
+        let queue = try await ThreeSlowTasks.start()
+        defer { queue.end() }
+        let (state, ids, scheduler, recorder) = (queue.state, queue.ids, queue.scheduler, queue.recorder)
+
+        // When another process pauses the second, removes the third and adds a fourth, the
+        // scheduler sees the change, and the running one is paused, freeing the one slot.
+        let other = try Journal.open(at: state.file("journal.sqlite"), onCorruption: .fail).journal
+        #expect(try other.moveStates([ids[1]], from: [.queued], to: .paused) == [ids[1]: .queued])
+        #expect(try other.remove([ids[2]]) == 1)
+        let fourth = try other.insert(NewTask(spec: TaskSpec(
+            urls: [try TransferURL(validating: queue.nginx.url("/o0.bin").absoluteString)], destinationDirectory: state.path,
+            requestedName: "fourth.bin", options: TaskOptions(maxDownloadLimit: 5_000))))
+        await scheduler.journalDidChange()
+        await scheduler.pause([ids[0]])
+
+        // Then the fourth is the next to start: the two held were given back, never started,
+        // and the paused one is as the other process left it (no attempt recorded).
+        #expect(await recorder.wait(timeout: .seconds(30)) { SchedulerEvents.startOrder($0).count == 2 })
+        #expect(SchedulerEvents.startOrder(recorder.all) == [ids[0], fourth])
+        let paused = try #require(try other.task(ids[1]))
+        #expect(paused.state == .paused && paused.attempts == 0)
+        #expect(try other.task(ids[2]) == nil)
+        await queue.stop()
+    }
 }
 
 /// `ThreeSlowTasks` is three 2 MB downloads capped at 5 KB/s (they run until the test stops
