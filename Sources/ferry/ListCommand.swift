@@ -49,10 +49,10 @@ struct ListCommand: AsyncParsableCommand {
         var out = OutputBuffer()
         let table = !json && Console.stdoutIsTerminal
         if offline && !json { Console.error("the engine waits for the network (no route); queued tasks start when it returns") }
-        // On a terminal every line fits its width (the URL, last, is cut first): nothing wraps.
+        // On a terminal the columns line up and every line fits its width (the URL, last, is
+        // cut first): nothing wraps.
         let width = table ? (SystemCall.terminalSize(STDOUT_FILENO)?.columns).map { max(20, $0 - 1) } : nil
-        func fitted(_ line: String) -> String { width.map { line.fitted(toWidth: $0) } ?? line }
-        if table { out.append(line: fitted(ListCommand.header(width: width))) }
+        var aligned = ListTable(width: width)
         do {
             // A task shown as queued may be running in the journal (see `shownState`).
             let read = live != nil && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
@@ -64,12 +64,20 @@ struct ListCommand: AsyncParsableCommand {
                 let waits = offline && (record.state == .queued || record.state == .running)
                 // Only a download with bytes on disk, not done, can have ranges recorded.
                 let segments = json && record.state != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []
-                out.append(line: json ? ListCommand.jsonLine(record, progress, segments: segments, waitingForNetwork: waits)
-                                      : fitted(ListCommand.textLine(record, progress, separator: table ? nil : "\t", width: width)))
+                if json {
+                    out.append(line: ListCommand.jsonLine(record, progress, segments: segments, waitingForNetwork: waits))
+                } else if table {
+                    aligned.append(ListCommand.textFields(record, progress))
+                } else {
+                    out.append(line: ListCommand.textFields(record, progress).joined(separator: "\t"))
+                }
             }
         } catch let error as QueueError {
             out.flush()
             throw QueueAccess.fail(error)
+        }
+        if table {
+            for line in aligned.lines() { out.append(line: line) }
         }
         out.flush()
     }
@@ -111,17 +119,10 @@ struct ListCommand: AsyncParsableCommand {
         return line.line
     }
 
-    /// `header(width:)` names the columns of the table shown on a terminal `width` columns wide.
-    static func header(width: Int?) -> String {
-        columns(["ID", "STATE", "%", "SIZE", "SPEED", "ETA", "PRI", "NAME", "URL"], width: width)
-    }
-
-    /// `textLine(_:_:separator:width:)` is one task as a line for people: id, state, %, size,
-    /// speed, ETA, priority, name, URL (and the last error of a failed or paused task); the
-    /// fields separated by `separator`, or aligned under the header when it is `nil`, leaving
-    /// out the columns a terminal of `width` has no room for (priority first, then speed, then
-    /// size and ETA), so that the name is seen.
-    static func textLine(_ record: TaskRecord, _ progress: ListedProgress, separator: String?, width: Int? = nil) -> String {
+    /// `textFields(_:_:)` are one task's fields for people: id, state, %, size, speed, ETA,
+    /// priority, name, URL (and the last error of a failed or paused task), escaped for a
+    /// terminal; `ListTable` aligns them, and without a terminal they are joined by tabs.
+    static func textFields(_ record: TaskRecord, _ progress: ListedProgress) -> [String] {
         let name = TaskLabel(record).savedName
             ?? (record.spec.upload != nil ? "(upload)" : nil)
             ?? record.spec.urls.first.flatMap { URL(string: $0.string) }.map(SafeFileName.fromURL)
@@ -132,37 +133,6 @@ struct ListCommand: AsyncParsableCommand {
         var fields = ["#\(record.id)", record.state.rawValue, figures.percent, figures.size, figures.speed, figures.eta,
                       String(record.priority), name.displayable, url]
         if let error = record.lastError, record.state == .failed || record.state == .paused { fields.append(error.displayable) }
-        return separator.map { fields.joined(separator: $0) } ?? columns(fields, width: width)
-    }
-
-    /// The indexes of the columns left out on a terminal of `width` columns.
-    private static func droppedColumns(width: Int?) -> Set<Int> {
-        guard let width else { return [] }
-        if width >= 100 { return [] }
-        if width >= 80 { return [6] }
-        if width >= 64 { return [4, 6] }
-        return [3, 4, 5, 6]
-    }
-
-    /// `widths` are the widths of the aligned columns before the name (numbers right-aligned).
-    private static let widths: [(width: Int, right: Bool)] = [(7, false), (9, false), (4, true), (8, true), (10, true), (6, true), (3, true)]
-
-    /// `columns(_:width:)` aligns fields under the header, two spaces apart, without the columns
-    /// a terminal of `width` has no room for.
-    private static func columns(_ fields: [String], width: Int?) -> String {
-        let dropped = droppedColumns(width: width)
-        var line = ""
-        var first = true
-        for (index, field) in fields.enumerated() where !dropped.contains(index) {
-            if !first { line += "  " }
-            first = false
-            guard index < widths.count else {
-                line += field
-                continue
-            }
-            let padding = String(repeating: " ", count: max(0, widths[index].width - field.count))
-            line += widths[index].right ? padding + field : field + padding
-        }
-        return line
+        return fields
     }
 }
