@@ -1,6 +1,9 @@
 import FerryTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue 42: a checksum given to `ferry get` is verified against the file on every run,
 /// with one connection or several, and only the checksum of this command counts.
@@ -133,6 +136,38 @@ import Testing
         }
         let rowsf = try Self.rows(f)
         #expect(rowsf.count == 1, "\(rowsf)")
+    }
+
+    // Item 3: the file's identity as Ferry named it is recorded: another file of the same
+    // length put in its place with the same modification time (as `cp -p`, `rsync -t` or
+    // `tar x` leave one) is not "already saved", even without a checksum.
+    @Test func aSameLengthFileWithTheOldTimeInItsPlaceIsNotAlreadySaved() throws {
+        let f = try Fixture(size: 300_000)
+        defer { f.remove() }
+        // Given a finished download.
+        let first = try f.get([])
+        #expect(first.exitStatus == 0, "\(first.stderr)")
+        var original = stat()
+        try #require(lstat(f.saved.path, &original) == 0)
+
+        // When another file of the same length, carrying the first one's modification time,
+        // is renamed over it and the same command runs again.
+        let other = f.out.file("other.tmp")
+        try Data(repeating: 0x5A, count: f.bytes.count).write(to: other)
+        var times = [original.st_atim, original.st_mtim]
+        try #require(utimensat(AT_FDCWD, other.path, &times, 0) == 0)
+        try #require(rename(other.path, f.saved.path) == 0)
+        let again = try f.get([])
+
+        // Then it is fetched again beside that file, which stays as it is.
+        #expect(again.exitStatus == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("already saved"), "\(again.stderr)")
+        #expect(try Data(contentsOf: f.saved) == Data(repeating: 0x5A, count: f.bytes.count))
+        #expect(try Data(contentsOf: f.out.file("five.1.bin")) == f.bytes)
+
+        // And a third run, with the file Ferry wrote in place, says it is already saved.
+        let third = try f.get([])
+        #expect(third.exitStatus == 0 && third.stderr.contains("already saved"), "\(third.stderr)")
     }
 
     // Item 3: a checksum is verified against the saved file before "already saved".

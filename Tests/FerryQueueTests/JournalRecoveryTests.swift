@@ -81,11 +81,12 @@ import Testing
         let path = temp.file("journal.sqlite")
         let journal = try openJournal(in: temp)
         try journal.insert(download("https://example.com/a"))
-        try journal.write { try $0.execute(sql: "PRAGMA user_version = 7") }
+        let future = Journal.schemaVersion + 1
+        try journal.write { try $0.execute(sql: "PRAGMA user_version = \(future)") }
         try journal.close()
 
         // When it is opened
-        #expect(throws: QueueError.journal(.newerSchema(path: path, found: 7, supported: Journal.schemaVersion))) {
+        #expect(throws: QueueError.journal(.newerSchema(path: path, found: future, supported: Journal.schemaVersion))) {
             try Journal.open(at: path)
         }
 
@@ -94,7 +95,7 @@ import Testing
         let (version, tasks) = try check.read { db in
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM task"))
         }
-        #expect(version == 7)
+        #expect(version == future)
         #expect(tasks == 1)
         let moved = try FileManager.default.contentsOfDirectory(atPath: temp.path).filter { $0.contains("corrupt") }
         #expect(moved.isEmpty)

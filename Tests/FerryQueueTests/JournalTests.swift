@@ -20,7 +20,24 @@ import Testing
         for table in JournalSchema.tables {
             #expect(tables.contains(table))
         }
-        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3", "v4", "v5", "v6"])
+        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+    }
+
+    @Test func aVersion6JournalsFinishedDownloadHasNoRecordedFileAndANewOutcomeRecordsOne() throws {
+        // Given a journal written by version 6 with a queued download.
+        let temp = try TemporaryDirectory()
+        let path = try oldJournal(upTo: 6, in: temp, writing: oneQueuedDownloadRows)
+
+        // When this version opens it, its task has no saved file recorded.
+        let journal = try Journal.open(at: path).journal
+        defer { try? journal.close() }
+        #expect(try journal.task(TaskID(1))?.savedFile == nil)
+
+        // And an outcome that records one keeps its time and inode, with the length as its size.
+        let saved = SavedFile(modifiedNanoseconds: 1_700_000_000_123_456_789, inode: 42, size: 5)
+        _ = try journal.recordOutcomes([AttemptOutcome(id: TaskID(1), state: .running)])
+        _ = try journal.recordOutcomes([AttemptOutcome(id: TaskID(1), state: .done, finalPath: "/tmp/a", length: 5, savedFile: saved)])
+        #expect(try journal.task(TaskID(1))?.savedFile == saved)
     }
 
     @Test func aVersion2JournalKeepsItsQueueOrderUnderTheQueuedIndex() throws {

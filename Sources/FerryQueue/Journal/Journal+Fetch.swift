@@ -317,7 +317,8 @@ enum TaskLoader {
         let id, state, checksumAlgorithm, checksumHex, uploadMethod, uploadBodyFile, destinationDir,
             requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
             position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
-            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName, connections, minSplitSize, connection: Int32
+            durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName, connections, minSplitSize, connection,
+            savedModified, savedInode: Int32
 
         init(_ names: [String]) throws {
             var positions: [String: Int32] = [:]
@@ -361,6 +362,8 @@ enum TaskLoader {
             connections = try at("connections")
             minSplitSize = try at("min_split_size")
             connection = try at("connection")
+            savedModified = try at("saved_mtime_ns")
+            savedInode = try at("saved_inode")
         }
     }
 
@@ -492,6 +495,11 @@ enum TaskLoader {
             startedAt: row.optionalInt64(c.startedAt).map(Journal.date(milliseconds:)),
             finishedAt: row.optionalInt64(c.finishedAt).map(Journal.date(milliseconds:)),
             reply: row.optionalText(c.reply),
-            fileName: row.optionalText(c.fileName))
+            fileName: row.optionalText(c.fileName),
+            savedFile: row.optionalInt64(c.savedModified).flatMap { modified in
+                row.optionalInt64(c.savedInode).map { inode in
+                    SavedFile(modifiedNanoseconds: modified, inode: inode, size: row.optionalInt64(c.totalLength) ?? 0)
+                }
+            })
     }
 }

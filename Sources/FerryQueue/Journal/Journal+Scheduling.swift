@@ -154,6 +154,8 @@ extension Journal {
         update.bind(4, outcome.length)
         update.bind(5, time)
         update.bind(6, outcome.id.rawValue)
+        update.bind(7, outcome.savedFile?.modifiedNanoseconds)
+        update.bind(8, outcome.savedFile?.inode)
     }
 
     /// `outcomeUpdates` is `outcomeUpdate(to:)` for every state, made once; `outcomeMoves`
@@ -172,10 +174,11 @@ extension Journal {
     }
 
     /// `outcomeColumns` are the columns every recorded attempt sets. Arguments: error, final
-    /// path, reply, length, time.
+    /// path, reply, length, time, (id,) the saved file's modification time and inode.
     private static let outcomeColumns = """
         attempts = attempts + 1, last_error = ?1, final_path = COALESCE(?2, final_path),
-            reply = COALESCE(?3, reply), total_length = COALESCE(?4, total_length), updated_at = ?5
+            reply = COALESCE(?3, reply), total_length = COALESCE(?4, total_length), updated_at = ?5,
+            saved_mtime_ns = COALESCE(?7, saved_mtime_ns), saved_inode = COALESCE(?8, saved_inode)
         """
 
     /// `outcomeMove(to:)` is the statement that records one attempt and moves its task to

@@ -37,7 +37,7 @@ import GRDB
 ///   that shares its requested name with others keeps its own name across restarts.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 6
+    static let version = 7
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
@@ -54,6 +54,7 @@ enum JournalSchema {
         migrator.registerMigration("v4", migrate: version4)
         migrator.registerMigration("v5", migrate: version5)
         migrator.registerMigration("v6", migrate: version6)
+        migrator.registerMigration("v7", migrate: version7)
         return migrator
     }
 
@@ -174,5 +175,13 @@ enum JournalSchema {
     private static func version6(_ db: Database) throws {
         try db.execute(sql: "ALTER TABLE task ADD COLUMN connection TEXT CHECK (connection IS NULL OR json_valid(connection))")
         try db.execute(sql: "PRAGMA user_version = 6")
+    }
+
+    /// v7: a finished download's file as Ferry named it (modification time in nanoseconds,
+    /// inode), so that "already saved" is said only of that file.
+    private static func version7(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN saved_mtime_ns INTEGER")
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN saved_inode INTEGER")
+        try db.execute(sql: "PRAGMA user_version = 7")
     }
 }

@@ -36,6 +36,10 @@ public struct TaskRecord: Sendable, Hashable, CustomStringConvertible {
     /// `fileName.part`), recorded the first time it starts and kept from then on; `nil` until
     /// then, and for uploads.
     public var fileName: String? = nil
+    /// `savedFile` is the finished download's file as Ferry named it (its modification time
+    /// and inode; its length is `resume.totalLength`); `nil` before, and for journals older
+    /// than the record.
+    public var savedFile: SavedFile? = nil
 
     /// `kind` is the spec's kind.
     public var kind: TransferKind { spec.kind }

@@ -100,8 +100,11 @@ extension Scheduler {
             if ending.marked { markedCount -= 1 }
             guard ending.isRecorded else { continue }
             if !ending.marked { starting.append(ending.id) }
+            // A finished download's file as it was named, for "already saved" on a later run.
+            let saved = decision.state == .done ? decision.finalPath.flatMap(SavedFile.at) : nil
             recorded.append(AttemptOutcome(id: ending.id, state: decision.state, finalPath: decision.finalPath,
-                                           message: decision.message, reply: decision.reply, length: decision.length))
+                                           message: decision.message, reply: decision.reply, length: decision.length,
+                                           savedFile: saved))
         }
         let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
         let marks = marksThatFit()
