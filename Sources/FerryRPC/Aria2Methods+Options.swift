@@ -26,6 +26,10 @@ extension Aria2Methods {
         let id = try call.gid(0)
         let engine = call.engine
         let record = try engine.record(id)
+        // aria2's words for a download that has stopped; a failed one may be retried in Ferry.
+        guard record.state != .done, record.state != .cancelled else {
+            throw RPCError.failed("Cannot change option for GID#\(GID.string(for: id))")
+        }
         let given = try call.object(1)
         let options = try AddOptions(given, origin: call.origin)
         let draft = options.draft

@@ -167,6 +167,8 @@ struct Aria2OptionTests {
         #expect(await client.error("aria2.pause", [.string(paused)]) == "GID#\(paused) cannot be paused now")
         #expect(await client.error("aria2.removeDownloadResult", [.string(queued)]) == "Could not remove download result of GID#\(queued)")
         #expect(await client.error("aria2.saveSession") == "Filename is not given.")
+        _ = try await client.result("aria2.remove", [.string(paused)])
+        #expect(await client.error("aria2.changeOption", [.string(paused), ["split": "2"]]) == "Cannot change option for GID#\(paused)")
         // And a URI no transfer took is waiting.
         let uris = try #require(try await client.result("aria2.getUris", [.string(queued)]).arrayValue)
         #expect(uris.map { $0.objectValue?["status"]?.stringValue } == ["waiting", "waiting"])
