@@ -3,7 +3,8 @@ import FerryKit
 /// `SchedulerEvent` is what a `Scheduler` publishes about the queue it runs.
 ///
 /// `started` and `ended` come in pairs for each transfer attempt, in the order they
-/// happened; `progress` is FerryKit's coalesced snapshot (at most ~10 per second per task).
+/// happened (a task handed ahead of need and taken back before it started has only its
+/// `ended`, `queued`); `progress` is FerryKit's coalesced snapshot (at most ~10 per second per task).
 public enum SchedulerEvent: Sendable {
     /// `started` means a transfer attempt of the task began; its journal row is marked
     /// `running` by the scheduler's next commit with room (at most `--max-concurrent` rows).
@@ -11,8 +12,8 @@ public enum SchedulerEvent: Sendable {
     /// `progress` is the latest progress snapshot of a running task.
     case progress(TaskID, TransferProgress)
     /// `transferred` means the network part of the attempt is over (every byte arrived, or the
-    /// connection failed): the task stays `running` while its file is made durable and named,
-    /// but no longer counts against `--max-concurrent` or the per-host limit; `ended` follows.
+    /// connection failed): its row stays as it is (`running` once marked) while its file is
+    /// made durable and named, but no longer counts against `--max-concurrent` or the per-host limit; `ended` follows.
     case transferred(TaskID)
     /// `ended` means the attempt ended and the task is now in the given state: `done`,
     /// `failed`, `paused` (by the user, a stop, or a full disk), `cancelled`, or `queued`
