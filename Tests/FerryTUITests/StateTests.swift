@@ -243,7 +243,7 @@ import Testing
             Issue.record("help should be open")
             return
         }
-        #expect(scroll == HelpView.lineCount(keys: state.keys) - state.layout.helpLines)
+        #expect(scroll == HelpView.lineCount(keys: state.keys, boxWidth: state.layout.helpBox.width) - state.layout.helpLines)
         Fixtures.press([.character("q")], in: &state)
         #expect(state.mode == .list)
         #expect(!state.isFinished)

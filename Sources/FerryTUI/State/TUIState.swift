@@ -234,7 +234,7 @@ public struct TUIState: Sendable {
 
     /// `clampedHelpScroll(_:)` clamps a help-screen scroll offset to the help text's length.
     func clampedHelpScroll(_ scroll: Int) -> Int {
-        let total = HelpView.lineCount(keys: keys)
+        let total = HelpView.lineCount(keys: keys, boxWidth: layout.helpBox.width)
         return min(max(0, scroll), max(0, total - layout.helpLines))
     }
 }
