@@ -16,13 +16,17 @@ extension RPCEngine {
     /// `move(_:from:to:notifying:)` moves tasks through the journal, in one transaction that
     /// tells which ones had a transfer in flight, then has the scheduler stop those at once.
     /// A stopped transfer's notification comes from the scheduler's `ended` event; a task that
-    /// was waiting (queued or paused) gets `name` here, as aria2 notifies waiting tasks too.
+    /// was waiting (queued or paused, no transfer started: one the engine holds ahead of need
+    /// too) gets `name` here, as aria2 notifies waiting tasks too. A transfer the session
+    /// started is live before its row reads `running` (the scheduler's next commit marks it):
+    /// its own `ended` notifies it.
     func move(_ tasks: TaskSet, from: Set<TaskState>, to state: TaskState, notifying name: String) async throws(RPCError) -> [TaskID: TaskState] {
         let moved = try journalCall { () throws(QueueError) in try journal.moveStates(tasks.named, from: from, to: state) }
         guard !moved.isEmpty else { return moved }
+        let transferring = moved.keys.filter { live.progress(of: $0) != nil }
         await scheduler.journalDidChange()
         for (id, previous) in moved.sorted(by: { $0.key.rawValue < $1.key.rawValue })
-        where previous == .queued || previous == .paused {
+        where (previous == .queued || previous == .paused) && !transferring.contains(id) {
             notifications.publish(Aria2Notification.message(name, id))
         }
         return moved

@@ -54,8 +54,10 @@ public final class RPCEngine: Sendable {
         activity.follow(scheduler)
         statusPages.follow(scheduler)
         let notifications = self.notifications
+        let started = StartedTransfers()
         scheduler.observe { event in
-            if let message = Aria2Notification.message(for: event) { notifications.publish(message) }
+            guard started.admits(event), let message = Aria2Notification.message(for: event) else { return }
+            notifications.publish(message)
         }
         var generator = SystemRandomNumberGenerator()
         sessionID = (0..<20).map { _ in
