@@ -158,7 +158,10 @@ extension Aria2Methods {
                 if let reason = try AddOptions.read(key, value, into: &scratch) {
                     ignored[key] = OptionMemory.Ignored(value: AddOptions.texts(key, value).joined(separator: "\n"), reason: reason)
                 } else {
-                    taskDefaults[key] = AddOptions.texts(key, value)
+                    // Sizes are answered in bytes, as aria2 answers them (`1M` is `1048576`).
+                    taskDefaults[key] = AddOptions.texts(key, value).map { text in
+                        Self.sizeOptions.contains(key) ? TaskOptions.parseByteCount(text).map { String($0) } ?? text : text
+                    }
                 }
             }
         }
@@ -176,6 +179,9 @@ extension Aria2Methods {
         engine.options.setGlobal(taskDefaults: taskDefaults, ignored: ignored)
         return "OK"
     }
+
+    /// `sizeOptions` are the task options whose value is a size or a rate.
+    static let sizeOptions: Set<String> = ["max-download-limit", "min-split-size"]
 
     /// `rate(_:name:)` reads a rate option (a string as aria2 sends it, or a number): bytes per
     /// second, `nil` for none.

@@ -103,7 +103,7 @@ struct Aria2OptionTests {
         let answer = await client.call("aria2.changeGlobalOption", [[
             "max-concurrent-downloads": "2", "max-overall-download-limit": "1M", "dir": .string(downloads),
             "split": "4", "max-connection-per-server": "4", "user-agent": "front/1.0", "max-tries": "3",
-            "disk-cache": "32M", "bt-max-peers": "20", "save-session": .string(fixture.directory + "/session.txt"),
+            "disk-cache": "32M", "min-split-size": "2M", "save-session": .string(fixture.directory + "/session.txt"),
         ]])
 
         // Then all are OK, getGlobalOption answers aria2's keys as strings with the new values,
@@ -114,7 +114,8 @@ struct Aria2OptionTests {
         #expect(global.values.allSatisfy { $0.stringValue != nil })
         for (key, value) in ["max-concurrent-downloads": "2", "max-overall-download-limit": "1048576", "dir": downloads,
                              "split": "4", "user-agent": "front/1.0", "disk-cache": "16777216", "max-tries": "3",
-                             "save-session": fixture.directory + "/session.txt", "ferry-ignored": "bt-max-peers,disk-cache"] {
+                             "min-split-size": "2097152", "save-session": fixture.directory + "/session.txt",
+                             "ferry-ignored": "disk-cache"] {
             #expect(global[key]?.stringValue == value, "\(key): \(String(describing: global[key]))")
         }
         #expect(await fixture.engine.scheduler.configuration.maximumConcurrent == 2)
@@ -123,6 +124,7 @@ struct Aria2OptionTests {
         let newID = try #require(GID.taskID(gid))
         let task = try #require(try fixture.journal.task(newID))
         #expect(task.spec.destinationDirectory == downloads && task.spec.options.connections == 4 && task.spec.options.retries == 2)
+        #expect(task.spec.options.minSplitSize == 2 << 20)
         #expect(task.spec.headers.map(\.masked) == ["User-Agent: front/1.0"])
 
         // When a later call carries a bad value, nothing of it applies.
