@@ -48,8 +48,10 @@ ENDPOINTS
                               requests carrying key X; later ones are served fully.
         drip=B                send at B bytes per second, in small chunks.
         hold=G&hold_after=K   K body bytes (default 0), then nothing until the test opens
-                              gate G (POST /_open?gate=G), the client goes away or 120 s
-                              pass; then the rest. A transfer that ends when the test says.
+                              gate G (POST /_open?gate=G), then the rest: a transfer that
+                              ends when the test says. When the client goes away, or
+                              ``hold_for=S`` seconds (default 120) pass first, the connection
+                              is closed instead.
         no_length=1           no Content-Length; the body ends when the connection closes.
         range_start_offset=D  a lying server: a range request a-b is answered with
                               bytes (a+D)-(b+D) (clamped), and Content-Range says so.
@@ -630,7 +632,7 @@ class Handler(BaseHTTPRequestHandler):
             held = min(to_send, int(q.get("hold_after", "0")))
             self.send_pattern(start, held, seed, drip)
             self.wfile.flush()
-            self.hold(STATE.gate(q["hold"]))
+            self.hold(STATE.gate(q["hold"]), float(q.get("hold_for", "120")))
             start, to_send = start + held, to_send - held
         self.send_pattern(start, to_send, seed, drip)
         if cut is not None and cut[1] < length:
@@ -686,8 +688,8 @@ class Handler(BaseHTTPRequestHandler):
                     if STOPPING.wait(delay) or self.client_gone():
                         raise ClientGone()
 
-    def hold(self, gate):
-        deadline = time.monotonic() + 120
+    def hold(self, gate, seconds):
+        deadline = time.monotonic() + seconds
         while not gate.wait(0.1):
             if STOPPING.is_set() or self.client_gone() or time.monotonic() > deadline:
                 raise ClientGone()

@@ -16,8 +16,10 @@ import Testing
         var configuration = SessionConfiguration()
         configuration.maximumActiveTransfers = 16
         // A held transfer waits for the test, however long a busy machine makes that: it is
-        // not a stall (the server lets a hold go after 120 s in any case).
-        configuration.lowSpeedTime = 600
+        // not a stall, and the server holds it up to 15 minutes (this async test may wait
+        // minutes for a thread of the test process's cooperative pool while synchronous tests
+        // that run processes hold both).
+        configuration.lowSpeedTime = 900
         let session = SessionManager(configuration: configuration)
         defer { session.invalidate() }
         func size(_ index: Int) -> Int { (index % 16 + 1) * 4096 }
@@ -25,16 +27,16 @@ import Testing
             let tasks = (0..<16).map { slot in
                 let index = number * 16 + slot
                 var parameters = ["seed": String(index)]
-                if held { parameters["hold"] = "f\(index)" }
+                if held { parameters["hold"] = "f\(index)"; parameters["hold_for"] = "900" }
                 return session.downloadTask(with: Request(url: server.url("/bytes/\(size(index))", query: parameters)),
                                             to: DownloadDestination(directory: out.url, fileName: "f\(index)"))
             }
             for task in tasks { task.resume() }
             if held {
                 // Every request of the wave is at the server (each on a connection of its own)
-                // before the first is let go; at most 20 s.
+                // before the first is let go; at most 5 minutes (a starved test process).
                 let clock = ContinuousClock()
-                let deadline = clock.now + .seconds(20)
+                let deadline = clock.now + .seconds(300)
                 while try server.requests(prefix: "/bytes").count < 16 * (number + 1), clock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
