@@ -82,15 +82,14 @@ struct DaemonCommand: AsyncParsableCommand {
             _ = setsid()
             signal(SIGHUP, SIG_IGN)
         }
-        let lock: EngineLock
+        let host: EngineHost
         do {
-            lock = try EngineLock.acquire(at: stateDirectory.lockPath)
+            host = try EngineHost.acquire(stateDirectory, policy: .moveAside)
         } catch {
             throw QueueAccess.fail(error)
         }
-        defer { lock.release() }
-        let journal = try QueueAccess.open(stateDirectory, policy: .moveAside)
-        defer { try? journal.close() }
+        defer { host.close() }
+        let journal = host.journal
         let directory = try DownloadDirectory.prepareForCommand(dir)
         var configuration = SchedulerConfiguration(defaultDirectory: directory.path, maximumConcurrent: limits.maxConcurrent,
                                                    maximumPerHost: limits.maxPerHost, pollInterval: .milliseconds(Int64(pollInterval * 1000)))
@@ -98,14 +97,11 @@ struct DaemonCommand: AsyncParsableCommand {
         configuration.securityPolicy = SecurityPolicy.default.withEnvironment(environment)
         configuration.trustManager = trustManager
         try limits.bandwidth.record(on: journal)
-        let scheduler = Scheduler(journal: journal, configuration: configuration)
-        HookRunner.follow(scheduler, journal: journal, hooks: hooks)
+        let scheduler = await host.start(configuration, hooks: hooks, environment: environment)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
         _ = engine.options.notices.observe { Console.error("daemon: \($0)") }
-        let network = await NetworkWatch.start(for: scheduler, environment: environment)
-        defer { network?.stop() }
         let running = await scheduler.startRunning()
         let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
         let socketPath = stateDirectory.controlSocketPath

@@ -44,9 +44,9 @@ struct ResumeCommand: AsyncParsableCommand {
         let trustManager = try trustRules.checkedManager(environment: ProcessInfo.processInfo.environment)
         let ids = try selection.parsed(requireSome: false)
         let stateDirectory = try QueueAccess.directory(state)
-        let lock: EngineLock
+        let host: EngineHost
         do {
-            lock = try EngineLock.acquire(at: stateDirectory.lockPath)
+            host = try EngineHost.acquire(stateDirectory, policy: .moveAside)
         } catch {
             guard case .lock(.heldByAnotherProcess) = error, selection.all || !ids.isEmpty else {
                 throw QueueAccess.fail(error)
@@ -58,9 +58,8 @@ struct ResumeCommand: AsyncParsableCommand {
             Console.error("\(error.description); it starts them within a second")
             return
         }
-        defer { lock.release() }
-        let journal = try QueueAccess.open(stateDirectory, policy: .moveAside)
-        defer { try? journal.close() }
+        defer { host.close() }
+        let journal = host.journal
         if selection.all || !ids.isEmpty {
             try requeue(journal, ids: ids)
         }
@@ -72,8 +71,7 @@ struct ResumeCommand: AsyncParsableCommand {
         configuration.trustManager = trustManager
         limits.bandwidth.apply(to: &configuration)
         if let note = limits.bandwidth.keptLimitNote(journal: journal) { Console.error(note) }
-        let scheduler = Scheduler(journal: journal, configuration: configuration)
-        HookRunner.follow(scheduler, journal: journal, hooks: hooks)
+        let scheduler = await host.start(configuration, hooks: hooks, environment: ProcessInfo.processInfo.environment)
         let printer = EventPrinter(json: json, journal: journal)
         printer.follow(scheduler)
         // The first SIGINT or SIGTERM stops the transfers (checkpointed, kept queued); the run
@@ -83,8 +81,6 @@ struct ResumeCommand: AsyncParsableCommand {
             guard interruption.record(signal) else { return }
             Task { await scheduler.stop() }
         }
-        let network = await NetworkWatch.start(for: scheduler, environment: ProcessInfo.processInfo.environment)
-        defer { network?.stop() }
         let running = await scheduler.startRunning(untilIdle: true)
         // A signal that came before the run began found nothing to stop.
         if interruption.signal != nil { await scheduler.stop() }
