@@ -23,7 +23,7 @@ struct DaemonDownloads: GetTaskStore {
         if record.state == .paused || record.state == .failed {
             _ = try await daemon.call("ferry.resume", [TaskSet.ids([record.id]).json])
         }
-        return DownloadJournal.Entry(id: record.id, resumesAt: record.resume.durableOffset)
+        return DownloadJournal.Entry(requeued: record)
     }
 
     func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry {

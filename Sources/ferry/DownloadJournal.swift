@@ -14,6 +14,25 @@ final class DownloadJournal: Sendable {
     struct Entry: Sendable {
         let id: TaskID
         let resumesAt: Int64
+
+        init(id: TaskID, resumesAt: Int64) {
+            self.id = id
+            self.resumesAt = resumesAt
+        }
+
+        /// `init(requeued:)` is the entry of an earlier run's download queued again: it
+        /// resumes at its durable offset only while its `.part` still holds those bytes (a
+        /// `.part` deleted meanwhile starts over from zero).
+        init(requeued record: TaskRecord) {
+            let offset = record.resume.durableOffset
+            let parts = TaskFiles.paths(of: record, defaultDirectory: FileManager.default.currentDirectoryPath)
+                .filter { $0.hasSuffix(".part") }
+            let kept = parts.contains { path in
+                var info = stat()
+                return stat(path, &info) == 0 && Int64(info.st_size) >= offset
+            }
+            self.init(id: record.id, resumesAt: offset > 0 && kept ? offset : 0)
+        }
     }
 
     let journal: Journal
@@ -51,7 +70,7 @@ final class DownloadJournal: Sendable {
         if record.spec.options.maxDownloadLimit != speedCap {
             try journal.setMaxDownloadLimit(speedCap, for: record.id)
         }
-        return Entry(id: record.id, resumesAt: record.resume.durableOffset)
+        return Entry(requeued: record)
     }
 
     /// A new queued task for `spec`.

@@ -75,7 +75,6 @@ extension GetPlan {
                 entry = try await store.requeue(record, speedCap: spec.options.maxDownloadLimit)
                 try await store.adopt(spec.connection, of: record)
                 try await store.adopt(spec.checksum, of: record)
-                if entry.resumesAt > 0 { resuming.append((url, entry.resumesAt)) }
             } else {
                 entry = try await store.insert(spec)
             }
@@ -84,7 +83,7 @@ extension GetPlan {
                 try await store.forget(changed)
             }
             used.insert(entry.id)
-            jobs[entry.id] = Reporter.Job(index: jobs.count, label: URLMasking.mask(url), name: shownName)
+            jobs[entry.id] = Reporter.Job(index: jobs.count, label: URLMasking.mask(url), name: shownName, resumesAt: entry.resumesAt)
         }
     }
 }

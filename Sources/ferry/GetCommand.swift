@@ -276,8 +276,6 @@ struct GetPlan {
     var jobs: [TaskID: Reporter.Job] = [:]
     /// Files an earlier run of the same command saved; not fetched again.
     var alreadySaved: [String] = []
-    /// Downloads that continue a `.part`, with the offset they resume at.
-    var resuming: [(URL, Int64)] = []
 
     static func make(_ request: GetRequest, store: some GetTaskStore) async throws -> GetPlan {
         var plan = GetPlan()
@@ -309,7 +307,6 @@ struct GetPlan {
                                                   minSplitSize: (try? options.parsedSegmentation())?.minSplitSize), of: record)
                 try await store.adopt(request.connection, of: record)
                 try await store.adopt(expected, of: record)
-                if entry.resumesAt > 0 { plan.resuming.append((url, entry.resumesAt)) }
             } else {
                 let spec = TaskSpec(
                     urls: [try TransferURL(validating: url.absoluteString)], headers: fields,
@@ -326,7 +323,8 @@ struct GetPlan {
                 try await store.forget(changed)
             }
             used.insert(entry.id)
-            plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url), name: shownName)
+            // Said to resume once its progress shows it did (Reporter).
+            plan.jobs[entry.id] = Reporter.Job(index: plan.jobs.count, label: URLMasking.mask(url), name: shownName, resumesAt: entry.resumesAt)
         }
         try await plan.addListed(request.listed, request: request, store: store, finished: finished, unfinished: unfinished, used: &used)
         return plan
@@ -340,16 +338,11 @@ struct GetPlan {
         return ExitStatus.localFile
     }
 
-    /// `announce(style:)` says which files were saved already and which downloads resume;
-    /// returns whether anything is left to download.
+    /// `announce(style:)` says which files were saved already (the reporter says which
+    /// downloads resume, once they do); returns whether anything is left to download.
     func announce(style: Reporter.Style) -> Bool {
         for path in alreadySaved {
             Console.status("already saved \(path)\n")
-        }
-        if style != .json {
-            for (url, offset) in resuming {
-                Console.status("resuming \(URLMasking.mask(url)) at \(ByteFormatting.size(offset))\n")
-            }
         }
         return !jobs.isEmpty
     }

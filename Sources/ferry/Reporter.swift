@@ -35,11 +35,15 @@ final class Reporter: Sendable {
         let index: Int
         let label: String
         let name: String
+        /// `resumesAt` is the bytes of the `.part` the journal says the download continues
+        /// from; 0 (the default) for a download that starts from zero.
+        let resumesAt: Int64
 
-        init(index: Int, label: String, name: String? = nil) {
+        init(index: Int, label: String, name: String? = nil, resumesAt: Int64 = 0) {
             self.index = index
             self.label = label
             self.name = name ?? label
+            self.resumesAt = resumesAt
         }
     }
 
@@ -56,6 +60,9 @@ final class Reporter: Sendable {
         /// Attempts started per scheduler task, and the retry delay announced for its next.
         var attempts: [TaskID: Int] = [:]
         var retryDelays: [TaskID: Double] = [:]
+        /// The downloads that may resume, with the offset, until their progress tells
+        /// (see `resumed(_:progress:)`).
+        var mayResume: [TaskID: Int64] = [:]
     }
 
     private let style: Style
@@ -101,6 +108,7 @@ final class Reporter: Sendable {
                 state.live[Int(id.rawValue)] = Live(label: job.label, name: job.name, order: state.started)
                 state.labels[job.index] = job.label
                 state.attempts[id, default: 0] += 1
+                if state.attempts[id] == 1, job.resumesAt > 0 { state.mayResume[id] = job.resumesAt }
                 return state.attempts[id] ?? 1
             }
             switch style {
@@ -109,8 +117,12 @@ final class Reporter: Sendable {
             case .terminal: break
             }
         case .progress(let id, let progress):
-            guard jobs[id] != nil else { return }
+            guard let job = jobs[id] else { return }
             state.withLock { $0.live[Int(id.rawValue)]?.progress = progress }
+            if let offset = resumed(id, progress: progress), style != .json {
+                clearLine()
+                Console.status("resuming \(job.label) at \(ByteFormatting.size(offset))\n")
+            }
             self.progress(taskID: Int(id.rawValue), progress)
         case .willRetry(let id, let delay):
             state.withLock { $0.retryDelays[id] = delay }
@@ -122,11 +134,25 @@ final class Reporter: Sendable {
         }
     }
 
+    /// `resumed(_:progress:)` is the offset task `id` resumed at, the first time its progress
+    /// shows it: bytes past the `.part`'s, none below them (the server answered the range;
+    /// the `.part` was checked when the run was planned). A download whose bytes fell below
+    /// the offset started over (the server sent the whole file): it is not said to resume.
+    /// A progress of no bytes (a transfer that knows nothing yet) tells nothing.
+    private func resumed(_ id: TaskID, progress: TransferProgress) -> Int64? {
+        state.withLock { state in
+            guard let offset = state.mayResume[id], progress.receivedBytes != offset, progress.receivedBytes > 0 else { return nil }
+            state.mayResume[id] = nil
+            return progress.receivedBytes > offset ? offset : nil
+        }
+    }
+
     /// `ended(_:job:state:error:path:)` reports the end of a scheduler task's attempt: a saved
     /// file, a retry to come, or a failure (said once, after the retries).
     private func ended(_ id: TaskID, job: Job, state taskState: TaskState, error: String?, path: String?) {
         let (attempt, delay) = state.withLock { state -> (Int, Double?) in
             state.live.removeValue(forKey: Int(id.rawValue))
+            state.mayResume[id] = nil
             if taskState == .done { state.finished += 1 }
             return (state.attempts[id] ?? 1, state.retryDelays.removeValue(forKey: id))
         }
