@@ -45,6 +45,9 @@ struct DaemonCommand: AsyncParsableCommand {
     @Option(name: [.short, .customLong("dir")], help: "Where downloads without a directory of their own are saved.")
     var dir: String?
 
+    @Option(name: .customLong("save-session"), help: ArgumentHelp("Write the unfinished downloads to FILE in aria2's session format when asked (aria2.saveSession) and when the daemon stops; ferry add -i FILE and aria2c -i FILE read it back.", valueName: "FILE"))
+    var saveSession: String?
+
     @OptionGroup var state: StateOptions
 
     /// `StopReason` is why the daemon stops.
@@ -102,6 +105,15 @@ struct DaemonCommand: AsyncParsableCommand {
         let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
         _ = engine.options.notices.observe { Console.error("daemon: \($0)") }
+        if let saveSession {
+            do {
+                try engine.keepSession(at: saveSession.hasPrefix("/") ? saveSession
+                                       : FileManager.default.currentDirectoryPath + "/" + saveSession)
+            } catch {
+                Console.error("--save-session: \(error.message)")
+                throw ExitStatus.usage
+            }
+        }
         let running = await scheduler.startRunning()
         let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
         let socketPath = stateDirectory.controlSocketPath
@@ -131,6 +143,11 @@ struct DaemonCommand: AsyncParsableCommand {
         _ = await serving.result
         await scheduler.stop()
         await running.value
+        do {
+            if let path = try engine.writeSession() { Console.error("daemon: unfinished downloads saved to \(path)") }
+        } catch {
+            Console.error("daemon: \(error.message)")
+        }
         unlink(socketPath)
         trap.cancel()
         switch reason {

@@ -77,6 +77,8 @@ extension ConfigOption {
             guard port <= 65535 else { throw ConfigMessage("rpc-listen-port is 1-65535, not \(value.displayable)") }
             return ["--rpc-port", String(port)]
         }, commands: [.daemon], builtIn: "none (control.sock only)", note: "the daemon's TCP port"),
+        ConfigOption(key: "save-session", effect: .value("--save-session"), commands: [.daemon],
+                     builtIn: "none", note: "the session file written on aria2.saveSession and at exit"),
         ConfigOption(key: "rpc-listen-all", effect: .flag("--rpc-listen-all"), commands: [.daemon],
                      builtIn: "false", note: "listen on every interface"),
         ConfigOption(key: "rpc-allow-origin-all", effect: .flag("--rpc-allow-origin-all"), commands: [.daemon],
