@@ -73,7 +73,7 @@ enum TerminalSession {
         case .success where activity.stopRequested:
             try await StopCommand.stop(directory)
         case .success:
-            sayWhatGoesOn(journal)
+            await sayWhatGoesOn(journal, socketPath: socketPath)
         case .failure(.notATerminal):
             Console.error("the terminal UI needs a terminal on standard input and output")
             throw ExitStatus.usage
@@ -116,13 +116,18 @@ enum TerminalSession {
         }
     }
 
-    /// `sayWhatGoesOn(_:)` tells the user, after the UI closed, that transfers go on in the
-    /// daemon and how to stop it (nothing when nothing is left to run).
-    private static func sayWhatGoesOn(_ journal: Journal) {
+    /// `sayWhatGoesOn(_:socketPath:)` tells the user, after the UI closed, that transfers go
+    /// on in the daemon and how to stop it (nothing when nothing is left to run), or, when no
+    /// daemon answers any more (it was killed), that nothing runs and how to run the queue.
+    private static func sayWhatGoesOn(_ journal: Journal, socketPath: String) async {
         guard let counts = try? journal.countsByState() else { return }
         let running = counts[.running, default: 0]
         let queued = counts[.queued, default: 0]
         guard running + queued > 0 else { return }
+        guard await daemonAnswers(socketPath) else {
+            Console.error("the daemon is gone: no transfer is running (\(running + queued) left in the queue); ferry or ferry resume runs them")
+            return
+        }
         Console.error("transfers go on in the background (\(running) running, \(queued) queued); ferry stop stops them")
     }
 
