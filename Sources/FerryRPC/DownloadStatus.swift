@@ -128,7 +128,9 @@ enum DownloadStatus {
         if let live {
             return (live, total, live.completedBytes)
         }
-        return (nil, total, record.state == .done ? total : record.resume.durableOffset)
+        // A failed upload's recorded length is the body sent before the server's answer.
+        let ended = record.state == .done || (record.state == .failed && record.spec.upload != nil)
+        return (nil, total, ended ? total : record.resume.durableOffset)
     }
 
     /// `writeFiles(_:engine:total:completed:into:)` writes the one file's object, in a list.
