@@ -6,8 +6,8 @@ import Foundation
 /// where the scheduler runs them, so that running the same command again resumes the
 /// unfinished ones and skips the finished ones.
 ///
-/// It holds the engine lock for as long as it is open. Safe to use from any thread (the
-/// journal and the lock are).
+/// It is the run's engine (`EngineHost`: the engine lock, from `open` to `close()`). Safe to
+/// use from any thread (the journal and the host are).
 final class DownloadJournal: Sendable {
     /// `Entry` is one download of this run: its task, and the offset it resumes from (0 for
     /// a fresh start).
@@ -35,30 +35,21 @@ final class DownloadJournal: Sendable {
         }
     }
 
-    let journal: Journal
+    /// `host` is the run's engine, whose scheduler runs the downloads.
+    let host: EngineHost
+    var journal: Journal { host.journal }
     /// `directory` is the state directory the journal lives in.
-    let directory: StateDirectory
-    private let lock: EngineLock
+    var directory: StateDirectory { host.directory }
 
-    private init(journal: Journal, directory: StateDirectory, lock: EngineLock) {
-        self.journal = journal
-        self.directory = directory
-        self.lock = lock
+    private init(host: EngineHost) {
+        self.host = host
     }
 
     /// Opens the journal of `--state-dir` (else `$FERRY_STATE_DIR`, else the XDG default),
     /// taking the engine lock first. A journal that had to be set aside is reported on stderr.
     static func open(stateDirectory argument: String?, environment: [String: String]) throws(QueueError) -> DownloadJournal {
         let directory = try StateDirectory.prepare(argument: argument, environment: environment)
-        let lock = try EngineLock.acquire(at: directory.lockPath)
-        do {
-            let opening = try Journal.open(at: directory.journalPath)
-            if let message = opening.message { Console.error(message) }
-            return DownloadJournal(journal: opening.journal, directory: directory, lock: lock)
-        } catch {
-            lock.release()
-            throw error
-        }
+        return DownloadJournal(host: try EngineHost.acquire(directory, policy: .moveAside))
     }
 
     /// The task of an unfinished download from an earlier run, queued again with this run's
@@ -78,10 +69,9 @@ final class DownloadJournal: Sendable {
         Entry(id: try journal.insert(NewTask(spec: spec)), resumesAt: 0)
     }
 
-    /// Closes the journal and releases the engine lock.
+    /// Ends the run's engine: the network watch, the journal, the engine lock.
     func close() {
-        try? journal.close()
-        lock.release()
+        host.close()
     }
 
     /// `matches(_:url:directory:name:)` is true when `record` is a download of `url` into

@@ -189,8 +189,7 @@ struct GetCommand: AsyncParsableCommand {
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
         options.limits.bandwidth.apply(to: &configuration)
-        let scheduler = Scheduler(journal: journal.journal, configuration: configuration, delegateFactory: factory)
-        HookRunner.follow(scheduler, journal: journal.journal, hooks: options.hooks)
+        let scheduler = await journal.host.start(configuration, delegateFactory: factory, hooks: options.hooks, environment: environment)
         let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)
@@ -200,8 +199,6 @@ struct GetCommand: AsyncParsableCommand {
             guard interruption.record(signal) else { return }
             Task { await scheduler.pause(ids) }
         }
-        let network = await NetworkWatch.start(for: scheduler, environment: environment)
-        defer { network?.stop() }
         await scheduler.run(untilIdle: true)
         trap.cancel()
         scheduler.finishEvents()
