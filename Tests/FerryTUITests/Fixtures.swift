@@ -1,4 +1,5 @@
 @testable import FerryTUI
+import FerryQueue
 
 /// `Fixtures` builds rows and screens for the widget and state tests.
 enum Fixtures {

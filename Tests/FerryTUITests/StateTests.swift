@@ -1,5 +1,6 @@
 import Testing
 @testable import FerryTUI
+import FerryQueue
 
 @Suite struct StateTests {
     private func rows(_ count: Int) -> [TaskRow] {

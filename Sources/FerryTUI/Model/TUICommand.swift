@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `TUICommand` is a request from the user to the application, produced by the front end.
 ///
 /// Commands are only produced complete and validated: a dialog emits nothing until all its

@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `TaskFilter` is the table's filter text taken apart: `state:WORD` terms (the states whose
 /// name starts with WORD), `host:WORD` terms (the first URL's host contains WORD) and the
 /// rest, which the name must contain. Terms of one kind are alternatives

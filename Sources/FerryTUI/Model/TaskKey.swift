@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `TaskKey` is what the table's orders and filter look at in a task, without the rest of its
 /// row: a controller builds one per task (a queue may hold 100,000), sorts them and keeps
 /// only the ids.

@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `TaskRow` is the front end's view of one task: everything the table and the detail pane show.
 ///
 /// The application builds rows from its queue and posts them to an `EventInbox`; the front

@@ -10,7 +10,7 @@ public enum ActivityEvent: Sendable {
     /// `progress`: the latest progress of a running task, coalesced by the engine.
     case progress(TaskID, TransferProgress)
     /// `ended`: the attempt ended in `state`, with the masked error message if it failed.
-    case ended(TaskID, JournalState, error: String?)
+    case ended(TaskID, TaskState, error: String?)
     /// `journalChanged`: the engine changed the queue in a way other than the above.
     case journalChanged
     /// `limits`: the engine's concurrency limits, at attach and whenever they change.

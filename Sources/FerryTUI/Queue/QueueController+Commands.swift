@@ -76,7 +76,7 @@ extension QueueController {
         let finished = states.intersection([.done, .failed, .cancelled])
         guard !finished.isEmpty else { return }
         do {
-            let removed = try journal.removeAll(in: Set(finished.map(JournalState.init)))
+            let removed = try journal.removeAll(in: finished)
             let names = finished.map(\.label).sorted().joined(separator: " or ")
             post([.message(StatusMessage("Removed \(removed) \(names) task\(removed == 1 ? "" : "s"); files kept"))])
             if removed > 0 { activity?.journalDidChange() }
@@ -86,7 +86,7 @@ extension QueueController {
         answer(reading: true)
     }
 
-    private func change(_ id: TaskID, to target: JournalState, through engine: ((TaskID) -> Void)?) {
+    private func change(_ id: TaskID, to target: TaskState, through engine: ((TaskID) -> Void)?) {
         if let engine {
             engine(id)
             return
@@ -100,7 +100,7 @@ extension QueueController {
     }
 
     private func changeAll(
-        from states: Set<JournalState>, to target: JournalState, through engine: (([TaskID]) -> Void)?
+        from states: Set<TaskState>, to target: TaskState, through engine: (([TaskID]) -> Void)?
     ) {
         var ids: [TaskID] = []
         do {

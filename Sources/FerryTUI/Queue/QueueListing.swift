@@ -39,7 +39,7 @@ struct QueueListing {
         try journal.forEachSummary(labels: query.needsNames) { summary in
             let id = summary.id.rawValue
             let kind: TaskKind = summary.kind == .upload ? .upload : .download
-            let state = Self.shownState(TaskState(summary.state), of: id, started: started)
+            let state = Self.shownState(summary.state, of: id, started: started)
             if state == .queued, summary.state == .running { waiting.insert(id) }
             counts.add(state, kind: kind)
             if state == .running { running.insert(id) }

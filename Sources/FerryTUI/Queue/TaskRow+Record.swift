@@ -21,7 +21,7 @@ extension TaskRow {
             id: record.id.rawValue,
             kind: spec.kind == .upload ? .upload : .download,
             name: TaskRow.name(of: record),
-            state: TaskState(record.state),
+            state: record.state,
             priority: record.priority,
             position: Int(clamping: record.position),
             bytesDone: done,

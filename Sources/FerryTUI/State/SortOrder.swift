@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `SortOrder` is the order of the task table; `s` cycles through the cases in order.
 public enum SortOrder: Sendable, Hashable, CaseIterable {
     /// Queue order (`TaskRow.priority` descending, then `position`, then id). The default.

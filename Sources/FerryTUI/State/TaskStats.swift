@@ -1,3 +1,5 @@
+import FerryQueue
+
 /// `TaskStats` are the header's figures: tasks per state and the total speeds. The
 /// controller counts them while it reads the queue and sends them with its answers.
 public struct TaskStats: Sendable, Hashable {
@@ -18,7 +20,7 @@ public struct TaskStats: Sendable, Hashable {
     }
 
     /// `count(_:)` is the number of tasks in `state`.
-    public func count(_ state: TaskState) -> Int { counts[state.rawValue] }
+    public func count(_ state: TaskState) -> Int { counts[state.index] }
 
     /// `total` is the number of tasks.
     public var total: Int { counts.reduce(0, +) }
@@ -31,7 +33,7 @@ public struct TaskStats: Sendable, Hashable {
     /// `add(_:kind:speed:)` counts a task in `state` in; a running task's speed goes to the
     /// total of its kind.
     public mutating func add(_ state: TaskState, kind: TaskKind, speed: Int64 = 0) {
-        counts[state.rawValue] += 1
+        counts[state.index] += 1
         if state == .running { addSpeed(max(0, speed), of: kind) }
     }
 
@@ -45,7 +47,7 @@ public struct TaskStats: Sendable, Hashable {
 
     /// `move(from:to:)` counts one task out of `source` and into `target`, with no speed.
     public mutating func move(from source: TaskState, to target: TaskState) {
-        counts[source.rawValue] -= 1
-        counts[target.rawValue] += 1
+        counts[source.index] -= 1
+        counts[target.index] += 1
     }
 }

@@ -1,4 +1,5 @@
 import FerryKit
+import FerryQueue
 
 /// `HeaderView` draws the top row: the program name, the number of tasks in each state,
 /// the engine's limits (when known and there is room) and the total download and upload

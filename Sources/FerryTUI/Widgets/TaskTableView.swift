@@ -1,4 +1,5 @@
 import FerryKit
+import FerryQueue
 
 /// `TaskTableView` draws the column titles and the visible task rows: state glyph, name,
 /// size, progress bar, percentage, speed and ETA, with the selected row highlighted.

@@ -144,7 +144,7 @@ final class DaemonActivity: TransferActivity {
                     events.append(.started(id))
                 case "ended":
                     started.remove(id)
-                    let state = event["state"]?.stringValue.flatMap(JournalState.init(rawValue:)) ?? .queued
+                    let state = event["state"]?.stringValue.flatMap(TaskState.init(rawValue:)) ?? .queued
                     events.append(.ended(id, state, error: event["error"]?.stringValue))
                 default:
                     break
