@@ -66,7 +66,7 @@ enum TaskSubmission {
         }
         let upload = UploadSpec(
             method: "POST",
-            fields: request.fields.map { UploadSpec.Field(name: $0.name, value: $0.value) },
+            fields: request.fields,
             files: files.map { UploadSpec.File(fieldName: "file", path: $0) }
         )
         return NewTask(spec: TaskSpec(urls: [url], upload: upload))

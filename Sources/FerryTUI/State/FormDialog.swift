@@ -236,7 +236,7 @@ public struct FormDialog: Sendable, Hashable {
         for file in files where !environment.isReadableFile(file) {
             return .failure(FieldProblem("Cannot read file: \(file)", field: 1))
         }
-        var formFields: [UploadRequest.Field] = []
+        var formFields: [UploadSpec.Field] = []
         for pair in fields[2].editor.text.split(separator: "&") {
             let trimmed = String(pair).trimmingSpaces()
             if trimmed.isEmpty { continue }
@@ -244,7 +244,7 @@ public struct FormDialog: Sendable, Hashable {
             guard parts.count == 2, !parts[0].isEmpty else {
                 return .failure(FieldProblem("Fields are name=value pairs joined by &", field: 2))
             }
-            formFields.append(UploadRequest.Field(name: String(parts[0]), value: String(parts[1])))
+            formFields.append(UploadSpec.Field(name: String(parts[0]), value: String(parts[1])))
         }
         if files.isEmpty && formFields.isEmpty {
             return .failure(FieldProblem("Give at least one file or field", field: 1))
