@@ -72,9 +72,10 @@ extension GetPlan {
             let entry: DownloadJournal.Entry
             if spec.urls.count == 1, let record = unfinished.first(where: same) {
                 if let fileName = record.fileName { shownName = fileName }
-                entry = try await store.requeue(record, speedCap: spec.options.maxDownloadLimit)
+                // Settings first, then queued again (a daemon may start it at once).
                 try await store.adopt(spec.connection, of: record)
                 try await store.adopt(spec.checksum, of: record)
+                entry = try await store.requeue(record, speedCap: spec.options.maxDownloadLimit)
             } else {
                 entry = try await store.insert(spec)
             }

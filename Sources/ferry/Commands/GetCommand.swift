@@ -299,11 +299,13 @@ struct GetPlan {
             var shownName = name ?? SafeFileName.fromURL(url)
             if let record = unfinished.first(where: { !used.contains($0.id) && DownloadJournal.matches($0, url: url, directory: directory, name: name) }) {
                 if let fileName = record.fileName { shownName = fileName }
-                entry = try await store.requeue(record, speedCap: request.rate)
+                // This run's settings first, then queued again: a daemon may start the task the
+                // moment it is queued, and it must start with these (no -k of an earlier run).
                 try await store.adopt(TaskOptions(connections: options.connections,
                                                   minSplitSize: (try? options.parsedSegmentation())?.minSplitSize), of: record)
                 try await store.adopt(request.connection, of: record)
                 try await store.adopt(expected, of: record)
+                entry = try await store.requeue(record, speedCap: request.rate)
             } else {
                 let spec = TaskSpec(
                     urls: [try TransferURL(validating: url.absoluteString)], headers: fields,
