@@ -300,9 +300,8 @@ import Testing
         // and docs/RPC.md say, and only the third's is gone.
         #expect(try daemon.waitUntil(timeout: .seconds(10)) { try downloadSpeed(daemon) == 0 })
         #expect(try status(daemon, 2) == "removed")
-        usleep(300_000)
+        #expect(daemon.waitUntil(timeout: .seconds(10)) { size(parts[2]) == nil }, "\(parts.map(size))")
         #expect((size(parts[0]) ?? 0) > 0 && (size(parts[1]) ?? 0) > 0, "\(parts.map(size))")
-        #expect(size(parts[2]) == nil)
     }
 
     @Test func aDownloadAddedOverRPCWithoutADirKeepsTheDaemonsDirectoryOfThatTime() throws {
