@@ -48,7 +48,7 @@ import Testing
         }
     }
 
-    @Test func listNextToAGetOfItsOwnShowsWhatRunsFromTheJournal() throws {
+    @Test func listNextToAGetOfItsOwnShowsWhatRunsWithItsLiveSpeedAndTimeLeft() throws {
         // Given a `ferry get` of three slow downloads, one at a time, running without a daemon.
         let www = try TemporaryDirectory(worldReadable: true)
         let state = try TemporaryDirectory()
@@ -64,25 +64,35 @@ import Testing
                                                      url, url, url, "--state-dir", stateDirectory])
         defer { get.kill() }
 
-        // When `ferry list` is read while it runs (until the first transfer is marked running).
+        // When `ferry list` is read while it runs (until the first transfer is marked running
+        // and has a rate: the get's engine answers on control.sock, as a daemon does).
         var states: [String] = []
+        var rows: [[String]] = []
         var json = ""
-        for _ in 0..<100 where states != ["running", "queued", "queued"] {
+        func hasRate(_ row: [String]?) -> Bool { row.map { $0.count > 5 && $0[4] != "-" && $0[5] != "-" } == true }
+        for _ in 0..<100 where states != ["running", "queued", "queued"] || !hasRate(rows.first) {
             let listed = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
                                  timeout: .seconds(30))
-            states = listed.stdout.split(separator: "\n").map { $0.split(separator: "\t").dropFirst().first.map(String.init) ?? "" }
+            rows = listed.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+            states = rows.map { $0.dropFirst().first ?? "" }
             json = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--json", "--state-dir", stateDirectory],
                            timeout: .seconds(30)).stdout
             usleep(100_000)
         }
 
-        // Then the one transferring reads running and the two held ahead read queued, in text
-        // and in JSON, with no side file in the state directory.
+        // Then the one transferring reads running, with its live speed and time left, and the
+        // two held ahead read queued, in text and in JSON, with no side file in the state directory.
         #expect(states == ["running", "queued", "queued"])
+        #expect(hasRate(rows.first) && rows.first?[4].hasSuffix("/s") == true && rows.first?[5].hasSuffix("s") == true, "\(rows)")
         let jsonStates = json.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["state"] as? String
         }
         #expect(jsonStates == ["running", "queued", "queued"], "\(json)")
+        let running = json.split(separator: "\n").first.flatMap { line in
+            try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        }
+        #expect((running?["speed"] as? Int).map { $0 > 0 } == true, "\(json)")
+        #expect(running?["eta"] is Int, "\(json)")
         #expect(directoryListing(URL(fileURLWithPath: stateDirectory)).allSatisfy { !$0.hasPrefix("transferring") })
         get.signal(SIGINT)
         #expect(get.wait(timeout: .seconds(30))?.exitStatus == 130)

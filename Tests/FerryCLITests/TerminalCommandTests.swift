@@ -315,7 +315,35 @@ struct TerminalCommandTests {
         #expect(second.waitUntil { second.exitedCleanly(status: 0) })
     }
 
-    @Test func aFerryNextToAnEngineThatIsNoDaemonSaysWhoHoldsItAndExits2() throws {
+    @Test func aFerryNextToAGetThatRunsItsOwnDownloadsSaysWhoHoldsItAndExits2() throws {
+        // Given `ferry get` running a slow download on a state directory (its engine runs only
+        // its own downloads: what a window added there would wait)
+        let www = try TemporaryDirectory(worldReadable: true)
+        defer { www.remove() }
+        let nginx = try Self.slowFiles(["held.bin"], in: www)
+        defer { nginx.stop() }
+        let work = try TemporaryDirectory(prefix: "ferry-tui-e2e")
+        defer { work.remove() }
+        let state = work.file("state").path
+        let ferry = try ferryExecutableURL().path
+        let holder = try TmuxTerminal(command: [ferry, "get", "--state-dir", state, "-d", work.path, nginx.url("held.bin").absoluteString],
+                                      width: 80, height: 10)
+        #expect(holder.waitUntil { holder.standardError().contains("downloading") }, "\(holder.standardError())")
+        #expect(holder.waitUntil { FileManager.default.fileExists(atPath: state + "/control.sock") })
+        // When ferry opens the same directory in another terminal
+        let second = try TmuxTerminal(command: [ferry, "tui", "--state-dir", state], width: 80, height: 10)
+        // Then it names the holder, says what it is and how to watch such runs, and exits 2,
+        // the terminal untouched
+        #expect(second.waitUntil { second.exitLine() != nil })
+        #expect(second.exitedCleanly(status: 2))
+        #expect(second.standardError().contains("another ferry (pid "))
+        #expect(second.standardError().contains("it is a ferry get"), "\(second.standardError())")
+        #expect(second.standardError().contains("Start ferry daemon first"), "\(second.standardError())")
+        try holder.send("C-c")
+        #expect(holder.waitUntil { holder.screen().contains { $0.contains("EXIT=130") } }, "\(holder.screen()) \(holder.standardError())")
+    }
+
+    @Test func aFerryNextToAResumeAttachesToItsEngineAndFollowsTheTransfer() throws {
         // Given `ferry resume` running a slow download on a state directory
         let www = try TemporaryDirectory(worldReadable: true)
         defer { www.remove() }
@@ -330,13 +358,12 @@ struct TerminalCommandTests {
         #expect(holder.waitUntil { holder.standardError().contains("started") }, "\(holder.standardError())")
         // When ferry opens the same directory in another terminal
         let second = try TmuxTerminal(command: [ferry, "tui", "--state-dir", state], width: 80, height: 10)
-        // Then it names the holder, says what it is and how to watch such runs, and exits 2,
-        // the terminal untouched
-        #expect(second.waitUntil { second.exitLine() != nil })
-        #expect(second.exitedCleanly(status: 2))
-        #expect(second.standardError().contains("another ferry (pid "))
-        #expect(second.standardError().contains("ferry resume running on its own"), "\(second.standardError())")
-        #expect(second.standardError().contains("Start ferry daemon first"), "\(second.standardError())")
+        // Then the window follows the transfer that ferry resume runs (no daemon of its own)
+        #expect(second.waitUntil { second.screen().contains { $0.hasPrefix("⇣ held.bin ") } }, "\(second.screen()) \(second.standardError())")
+        // And when the window quits, ferry resume goes on; Ctrl-C there stops it as before
+        try second.send("q")
+        #expect(second.waitUntil { second.exitedCleanly(status: 0) }, "\(second.screen()) \(second.standardError())")
+        #expect(holder.exitLine() == nil)
         try holder.send("C-c")
         #expect(holder.waitUntil { holder.screen().contains { $0.contains("EXIT=130") } }, "\(holder.screen()) \(holder.standardError())")
     }

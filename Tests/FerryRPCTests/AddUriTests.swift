@@ -17,7 +17,7 @@ struct AddUriTests {
             NewTask(spec: TaskSpec(urls: [try TransferURL(validating: "https://example.com/\(index)")]))
         })
         let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
+        let engine = RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
                                onShutdown: {})
         let dispatcher = RPCDispatcher(engine: engine, secret: nil)
         func addUri(_ params: [JSONValue]) async throws -> TaskID {

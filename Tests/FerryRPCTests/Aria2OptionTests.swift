@@ -118,7 +118,7 @@ struct Aria2OptionTests {
                              "ferry-ignored": "disk-cache"] {
             #expect(global[key]?.stringValue == value, "\(key): \(String(describing: global[key]))")
         }
-        #expect(await fixture.engine.scheduler.configuration.maximumConcurrent == 2)
+        #expect(await fixture.engine.runner.configuration.maximumConcurrent == 2)
         // A download added afterwards takes the directory and the task options.
         let gid = try #require(try await client.result("aria2.addUri", [["https://example.com/new.bin"]]).stringValue)
         let newID = try #require(GID.taskID(gid))
@@ -130,7 +130,7 @@ struct Aria2OptionTests {
         // When a later call carries a bad value, nothing of it applies.
         let bad = await client.error("aria2.changeGlobalOption", [["max-concurrent-downloads": "5", "split": "0"]])
         #expect(bad?.contains("split") == true)
-        #expect(await fixture.engine.scheduler.configuration.maximumConcurrent == 2)
+        #expect(await fixture.engine.runner.configuration.maximumConcurrent == 2)
     }
 
     @Test func addUriAcceptsAnUnusedOptionAndListsIt() async throws {

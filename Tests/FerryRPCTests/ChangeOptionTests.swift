@@ -20,7 +20,7 @@ struct ChangeOptionTests {
         let id = try journal.insert(NewTask(spec: TaskSpec(urls: [try TransferURL(validating: "https://example.com/iso")]),
                                             startsPaused: true))
         let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
+        let engine = RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
                                onShutdown: {})
         let dispatcher = RPCDispatcher(engine: engine, secret: nil)
         func call(_ method: String, _ params: [JSONValue]) async -> [String: JSONValue] {

@@ -21,7 +21,7 @@ struct EngineFixture {
             })
         }
         let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
+        engine = RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
                            onShutdown: {})
     }
 

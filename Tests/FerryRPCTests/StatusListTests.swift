@@ -19,7 +19,7 @@ struct StatusListTests {
                                    requestedName: "f\(index)"))
         })
         let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
+        let engine = RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
                                onShutdown: {})
         let dispatcher = RPCDispatcher(engine: engine, secret: nil)
         func call(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
@@ -87,7 +87,7 @@ struct StatusListTests {
         try journal.updateState(id, to: .running)
         try journal.updateState(id, to: .failed)
         let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
+        let engine = RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory, maximumConcurrent: 1,
                                onShutdown: {})
         let request = StatusPages.Request(states: [.done, .failed, .cancelled], offset: 0, limit: 10, reversed: false,
                                           keys: DownloadStatus.Keys(["errorCode"]))

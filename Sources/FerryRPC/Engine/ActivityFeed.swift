@@ -39,9 +39,9 @@ public final class ActivityFeed: Sendable {
     /// `init()` makes an empty feed; `follow(_:)` fills it.
     public init() {}
 
-    /// `follow(_:)` records `scheduler`'s events from now on.
-    public func follow(_ scheduler: Scheduler) {
-        scheduler.observe { [self] event in
+    /// `follow(_:)` records `runner`'s events from now on.
+    public func follow(_ runner: some QueueRunner) {
+        runner.observe { [self] event in
             switch event {
             case .started(let id): append(.started(id))
             case .ended(let id, let taskState, let error, _): append(.ended(id, taskState, error: error))

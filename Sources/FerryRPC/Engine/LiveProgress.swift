@@ -14,9 +14,9 @@ public final class LiveProgress: Sendable {
     /// `init()` makes an empty table; `follow(_:)` fills it.
     public init() {}
 
-    /// `follow(_:)` records `scheduler`'s progress from now on.
-    public func follow(_ scheduler: Scheduler) {
-        scheduler.observe { [self] event in
+    /// `follow(_:)` records `runner`'s progress from now on.
+    public func follow(_ runner: some QueueRunner) {
+        runner.observe { [self] event in
             record(event)
         }
     }

@@ -24,7 +24,7 @@ extension RPCEngine {
         let moved = try journalCall { () throws(QueueError) in try journal.moveStates(tasks.named, from: from, to: state) }
         guard !moved.isEmpty else { return moved }
         let transferring = moved.keys.filter { live.progress(of: $0) != nil }
-        await scheduler.journalDidChange()
+        await runner.journalDidChange()
         for (id, previous) in moved.sorted(by: { $0.key.rawValue < $1.key.rawValue })
         where (previous == .queued || previous == .paused) && !transferring.contains(id) {
             notifications.publish(Aria2Notification.message(name, id))

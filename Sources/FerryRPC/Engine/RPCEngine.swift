@@ -3,23 +3,27 @@ import FerryQueue
 import Foundation
 import Synchronization
 
-/// `RPCEngine` is what the RPC methods act on: the journal, the running `Scheduler`, the
-/// live progress it publishes and the daemon's settings.
+/// `RPCEngine` is what the RPC methods act on: the journal, the `QueueRunner` that runs it
+/// (a running engine's `Scheduler`, or a `JournalRunner` in a short command's process), the
+/// live progress it publishes and the engine's settings.
 ///
-/// Methods change rows through the journal and then tell the scheduler
-/// (`journalDidChange()`), or call the scheduler directly where it has the action (pause,
-/// resume), so a change is acted on at once, not at the next poll.
+/// Methods change rows through the journal and then tell the runner
+/// (`journalDidChange()`), or call the runner directly where it has the action (resume,
+/// retry, remove), so a change is acted on at once, not at the next poll.
 public final class RPCEngine: Sendable {
     /// `journal` is the queue of the state directory.
     public let journal: Journal
-    /// `scheduler` runs the queue.
-    public let scheduler: Scheduler
+    /// `runner` runs the queue: the engine's scheduler, or the journal alone.
+    public let runner: any QueueRunner
     /// `live` holds the running tasks' latest progress.
     public let live: LiveProgress
     /// `defaultDirectory` is where a download without a `dir` option is saved.
     public let defaultDirectory: String
     /// `maximumConcurrent` is the daemon's `--max-concurrent`.
     public let maximumConcurrent: Int
+    /// `runsWholeQueue` is false for an engine that runs only its command's own tasks
+    /// (`ferry get`); `ferry.engine` says which.
+    public let runsWholeQueue: Bool
     /// `activity` numbers the events a front end follows (`ferry.activity`).
     public let activity = ActivityFeed()
     /// `notifications` carries aria2's notifications (JSON text) to WebSocket clients.
@@ -36,26 +40,28 @@ public final class RPCEngine: Sendable {
     let webSocketClients = Atomic<Int>(0)
     private let shutdown: @Sendable () -> Void
 
-    /// `init(journal:scheduler:defaultDirectory:maximumConcurrent:onShutdown:)` makes the
-    /// engine and starts following the scheduler's progress; `onShutdown` is called (once the
+    /// `init(journal:runner:defaultDirectory:maximumConcurrent:runsWholeQueue:onShutdown:)`
+    /// makes the engine (of the whole queue by default) and starts following the runner's
+    /// progress; `onShutdown` is called (once the
     /// answer is on its way) by `aria2.shutdown` and `aria2.forceShutdown`.
     public init(
-        journal: Journal, scheduler: Scheduler, defaultDirectory: String, maximumConcurrent: Int,
-        onShutdown: @escaping @Sendable () -> Void
+        journal: Journal, runner: any QueueRunner, defaultDirectory: String, maximumConcurrent: Int,
+        runsWholeQueue: Bool = true, onShutdown: @escaping @Sendable () -> Void
     ) {
         self.journal = journal
-        self.scheduler = scheduler
+        self.runner = runner
         self.defaultDirectory = defaultDirectory
         self.maximumConcurrent = maximumConcurrent
+        self.runsWholeQueue = runsWholeQueue
         self.shutdown = onShutdown
         digest = QueueDigest(journal: journal)
         live = LiveProgress()
-        live.follow(scheduler)
-        activity.follow(scheduler)
-        statusPages.follow(scheduler)
+        live.follow(runner)
+        activity.follow(runner)
+        statusPages.follow(runner)
         let notifications = self.notifications
         let started = StartedTransfers()
-        scheduler.observe { event in
+        runner.observe { event in
             guard started.admits(event), let message = Aria2Notification.message(for: event) else { return }
             notifications.publish(message)
         }
@@ -79,6 +85,15 @@ public final class RPCEngine: Sendable {
     func journalCall<T>(_ body: () throws(QueueError) -> T) throws(RPCError) -> T {
         do {
             return try body()
+        } catch {
+            throw RPCError.failed("journal: \(error.description)")
+        }
+    }
+
+    /// `runnerCall(_:)` runs an action of the runner and turns its journal error into an RPC error.
+    func runnerCall<T>(_ body: () async throws(QueueError) -> T) async throws(RPCError) -> T {
+        do {
+            return try await body()
         } catch {
             throw RPCError.failed("journal: \(error.description)")
         }

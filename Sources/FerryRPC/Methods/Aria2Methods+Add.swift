@@ -28,7 +28,7 @@ extension Aria2Methods {
             return try engine.journal.insert(task, atPlaceOf: Int(min(max(position, 0), Int64(Int32.max))), among: waitingStates)
         }
         engine.options.setIgnored(options.ignored, for: id)
-        await engine.scheduler.journalDidChange()
+        await engine.runner.journalDidChange()
         return .string(GID.string(for: id))
     }
 }

@@ -15,8 +15,10 @@ extension Aria2Methods {
     /// `unpause`: a paused task waits again; any other is refused in aria2's words.
     @Sendable static func unpause(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
-        let record = try call.engine.record(id)
-        guard record.state == .paused, await !call.engine.scheduler.resume([id]).isEmpty else {
+        let engine = call.engine
+        let record = try engine.record(id)
+        guard record.state == .paused,
+              try await !engine.runnerCall({ () async throws(QueueError) in try await engine.runner.resume([id]) }).isEmpty else {
             throw RPCError.failed("GID#\(GID.string(for: id)) cannot be unpaused now")
         }
         return .string(GID.string(for: id))
@@ -30,7 +32,7 @@ extension Aria2Methods {
     @Sendable static func unpauseAll(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let engine = call.engine
         _ = try engine.journalCall { () throws(QueueError) in try engine.journal.updateAll(in: [.paused], to: .queued) }
-        await engine.scheduler.journalDidChange()
+        await engine.runner.journalDidChange()
         return "OK"
     }
 
@@ -55,7 +57,7 @@ extension Aria2Methods {
         }
         _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove([id]) }
         engine.options.forget([id])
-        await engine.scheduler.journalDidChange()
+        await engine.runner.journalDidChange()
         return "OK"
     }
 
@@ -64,7 +66,7 @@ extension Aria2Methods {
         let ids = try engine.records(in: stoppedStates).map(\.id)
         _ = try engine.journalCall { () throws(QueueError) in try engine.journal.remove(ids) }
         engine.options.forget(ids)
-        await engine.scheduler.journalDidChange()
+        await engine.runner.journalDidChange()
         return "OK"
     }
 
@@ -97,7 +99,7 @@ extension Aria2Methods {
                 let place = try engine.journal.place(of: waiting[target])
                 _ = try engine.journal.move(id, toPlace: place)
             }
-            await engine.scheduler.journalDidChange()
+            await engine.runner.journalDidChange()
         }
         return .integer(Int64(target))
     }

@@ -72,7 +72,7 @@ extension Aria2Methods {
         }
         if let limit = draft.limit {
             do {
-                try await engine.scheduler.setMaxDownloadLimit(limit, for: id)
+                try await engine.runner.setMaxDownloadLimit(limit, for: id)
             } catch {
                 throw RPCError.failed("journal: \(error.description)")
             }
@@ -80,7 +80,7 @@ extension Aria2Methods {
         engine.options.applied(applied, for: id)
         engine.options.setIgnored(ignored, for: id)
         // A task the engine holds ahead of need starts from its new row.
-        await engine.scheduler.optionsChanged([id])
+        await engine.runner.optionsChanged([id])
         return "OK"
     }
 
@@ -166,10 +166,10 @@ extension Aria2Methods {
             }
         }
         let engine = call.engine
-        await engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
+        await engine.runner.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
         if download != nil || upload != nil {
             do {
-                try await engine.scheduler.setOverallLimits(download: download, upload: upload)
+                try await engine.runner.setOverallLimits(download: download, upload: upload)
             } catch {
                 throw RPCError.failed("journal: \(error.description)")
             }

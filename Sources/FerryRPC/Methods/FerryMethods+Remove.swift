@@ -16,7 +16,7 @@ extension FerryMethods {
         let present = records.flatMap { TaskFiles.paths(of: $0, defaultDirectory: engine.defaultDirectory) }.filter(SystemCall.exists)
         // Waiting tasks leave the queue first (notified), so none of them starts meanwhile.
         _ = try await engine.move(.ids(ids), from: [.queued, .paused], to: .cancelled, notifying: "aria2.onDownloadStop")
-        let removed = await engine.scheduler.remove(ids, deleteFile: false)
+        let removed = try await engine.runnerCall { () async throws(QueueError) in try await engine.runner.remove(ids, deleteFile: false) }
         _ = deletingFiles(of: records, engine: engine)
         let deleted = present.filter { !SystemCall.exists($0) }.count
         return ["removed": .integer(Int64(removed)), "deleted": .integer(Int64(deleted))]
@@ -49,7 +49,7 @@ extension FerryMethods {
             return (removed, gone)
         }
         let deleted = deletingFiles(of: gone, engine: engine)
-        await engine.scheduler.journalDidChange()
+        await engine.runner.journalDidChange()
         return ["removed": .integer(Int64(removed)), "deleted": .integer(Int64(deleted))]
     }
 

@@ -1,5 +1,6 @@
 import FerryKit
 import FerryQueue
+import Foundation
 
 /// `FerryMethods` are Ferry's own methods for actions aria2's protocol has no method for:
 /// the command line's `add`, `pause`, `resume`, `retry`, `remove` and `move` acting through a
@@ -18,7 +19,16 @@ public enum FerryMethods {
         RPCMethod("ferry.remove", remove),
         RPCMethod("ferry.purge", purge),
         RPCMethod("ferry.move", move),
+        RPCMethod("ferry.engine", engine),
     ]
+
+    /// `engine()`: what this engine is, `{"pid": N, "runs": "queue"}` for an engine that runs
+    /// the whole queue (a daemon, `ferry resume`) or `"runs": "own-tasks"` for one that runs
+    /// only the tasks its command gave it (`ferry get`): a task added there waits for the
+    /// next engine that runs the queue.
+    @Sendable static func engine(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        ["pid": .integer(Int64(getpid())), "runs": .string(call.engine.runsWholeQueue ? "queue" : "own-tasks")]
+    }
 
     /// `add(tasks)`: every `TaskRequest` checked, then all inserted in one transaction, in
     /// order; answers their GIDs.
@@ -32,7 +42,7 @@ public enum FerryMethods {
             tasks.append(try TaskRequest.task(item, defaultDirectory: engine.defaultDirectory, origin: call.origin))
         }
         let ids = try engine.journalCall { () throws(QueueError) in try engine.journal.insert(tasks) }
-        await engine.scheduler.journalDidChange()
+        await engine.runner.journalDidChange()
         return .array(ids.map { .string(GID.string(for: $0)) })
     }
 
@@ -47,7 +57,8 @@ public enum FerryMethods {
     @Sendable static func resume(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let tasks = try call.taskSet(0)
         let wanted = try call.engine.ids(tasks, in: [.paused, .failed])
-        let moved = await call.engine.scheduler.resume(wanted)
+        let engine = call.engine
+        let moved = try await engine.runnerCall { () async throws(QueueError) in try await engine.runner.resume(wanted) }
         return try report(call, tasks, changed: Set(moved))
     }
 
@@ -56,7 +67,8 @@ public enum FerryMethods {
     @Sendable static func retry(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let tasks = try call.taskSet(0)
         let wanted = try call.engine.ids(tasks, in: tasks.named == nil ? [.failed] : [.failed, .queued])
-        let moved = await call.engine.scheduler.retry(wanted)
+        let engine = call.engine
+        let moved = try await engine.runnerCall { () async throws(QueueError) in try await engine.runner.retry(wanted) }
         return try report(call, tasks, changed: Set(moved))
     }
 
@@ -97,7 +109,7 @@ public enum FerryMethods {
             if case .journal(.taskNotFound) = error { throw RPCError.notFound(id) }
             throw RPCError.failed("journal: \(error.description)")
         }
-        if moved { await engine.scheduler.journalDidChange() }
+        if moved { await engine.runner.journalDidChange() }
         return ["moved": .bool(moved), "place": .integer(Int64(place))]
     }
 }

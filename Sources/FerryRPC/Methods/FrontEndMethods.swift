@@ -47,12 +47,12 @@ public enum FrontEndMethods {
             if let connections = snapshot.connections { object["connections"] = .integer(Int64(connections)) }
             progress.append(.object(object))
         }
-        let configuration = await call.engine.scheduler.configuration
-        let overall = await call.engine.scheduler.overallLimits
+        let configuration = await call.engine.runner.configuration
+        let overall = await call.engine.runner.overallLimits
         let limits: JSONValue = ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)),
                                  "maxPerHost": .integer(Int64(configuration.maximumPerHost)),
                                  "overallLimit": .integer(overall.download ?? 0),
-                                 "offline": .bool(await call.engine.scheduler.isWaitingForNetwork)]
+                                 "offline": .bool(await call.engine.runner.isWaitingForNetwork)]
         return ["next": .integer(page.next), "reset": .bool(page.reset), "events": .array(events), "progress": .array(progress),
                 "limits": limits]
     }
@@ -71,16 +71,16 @@ public enum FrontEndMethods {
             }
             overall = .some(number > 0 ? number : nil)
         }
-        await call.engine.scheduler.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
-        if let overall, overall != (await call.engine.scheduler.overallLimits.download) {
+        await call.engine.runner.setLimits(maximumConcurrent: concurrent, maximumPerHost: perHost)
+        if let overall, overall != (await call.engine.runner.overallLimits.download) {
             do {
-                try await call.engine.scheduler.setOverallLimits(download: .some(overall))
+                try await call.engine.runner.setOverallLimits(download: .some(overall), upload: nil)
             } catch {
                 throw RPCError.failed("journal: \(error.description)")
             }
         }
-        let configuration = await call.engine.scheduler.configuration
-        let download = await call.engine.scheduler.overallLimits.download
+        let configuration = await call.engine.runner.configuration
+        let download = await call.engine.runner.overallLimits.download
         return ["maxConcurrent": .integer(Int64(configuration.maximumConcurrent)), "maxPerHost": .integer(Int64(configuration.maximumPerHost)),
                 "overallLimit": .integer(download ?? 0)]
     }
@@ -98,7 +98,7 @@ public enum FrontEndMethods {
     /// `ferry.journalChanged`: the client changed the journal (added or reordered tasks); the
     /// scheduler acts at once instead of at its next poll.
     @Sendable static func journalChanged(_ call: RPCCall) async throws(RPCError) -> JSONValue {
-        await call.engine.scheduler.journalDidChange()
+        await call.engine.runner.journalDidChange()
         return "OK"
     }
 }

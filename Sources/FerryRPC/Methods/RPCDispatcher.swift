@@ -26,7 +26,7 @@ public struct RPCDispatcher: Sendable {
     private let methods: [String: RPCMethod]
     let engine: RPCEngine
     private let secret: RPCSecret?
-    private let answerBytes: Int
+    let answerBytes: Int
 
     /// `init(engine:secret:methods:answerBytes:)` makes a dispatcher over `methods` (aria2's
     /// table by and Ferry's own by default); `secret` is required of TCP clients. One request's
@@ -99,7 +99,7 @@ public struct RPCDispatcher: Sendable {
         }
     }
 
-    private func call(
+    func call(
         _ name: String, params: [JSONValue], origin: RPCOrigin, unauthorized: inout Bool
     ) async throws(RPCError) -> JSONValue {
         if name == RPCDispatcher.multicallName {

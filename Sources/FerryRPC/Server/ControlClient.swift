@@ -23,7 +23,7 @@ public enum ControlClient {
     public static func call(
         socketPath: String, method: String, params: [JSONValue] = [], timeout: Duration = .seconds(10)
     ) async throws(Failure) -> JSONValue {
-        let request: JSONValue = ["jsonrpc": "2.0", "id": "ferry", "method": .string(method), "params": .array(params)]
+        let request = RPCDispatcher.request(method, params)
         let socket = try connectedSocket(socketPath)
         let group = MultiThreadedEventLoopGroup.singleton
         let promise = group.next().makePromise(of: ByteBuffer.self)
@@ -56,14 +56,11 @@ public enum ControlClient {
             throw .badAnswer("no answer: \(error)")
         }
         timer.cancel()
-        guard let reply = JSONValue.parse(Data(answer.readableBytesView))?.objectValue else {
-            throw .badAnswer("the answer is not JSON")
+        switch RPCDispatcher.result(of: Data(answer.readableBytesView)) {
+        case .success(let result)?: return result
+        case .failure(let error)?: throw .rpc(error)
+        case nil: throw .badAnswer("the answer is not a JSON-RPC reply")
         }
-        if let error = reply["error"]?.objectValue {
-            throw .rpc(RPCError(code: error["code"]?.integerValue ?? 0, message: error["message"]?.stringValue ?? ""))
-        }
-        guard let result = reply["result"] else { throw .badAnswer("the answer has no result") }
-        return result
     }
 
     /// `connectedSocket(_:)` connects to `path` and checks, before anything is sent, that the

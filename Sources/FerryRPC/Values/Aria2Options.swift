@@ -79,8 +79,8 @@ enum Aria2Options {
         }
         let ignored = engine.options.ignoredGlobal
         for (key, values) in engine.options.taskDefaults { options[key] = values.joined(separator: "\n") }
-        let configuration = await engine.scheduler.configuration
-        let overall = await engine.scheduler.overallLimits
+        let configuration = await engine.runner.configuration
+        let overall = await engine.runner.overallLimits
         options["dir"] = engine.newTaskDirectory
         options["max-concurrent-downloads"] = String(configuration.maximumConcurrent)
         options["max-per-host"] = String(configuration.maximumPerHost)

@@ -84,7 +84,7 @@ enum DownloadStatus {
     private static func write(_ record: TaskRecord, engine: RPCEngine, keys: Keys, into writer: inout JSONByteWriter) {
         let (live, total, completed) = progress(of: record, engine: engine)
         // A task paused by an error (a full disk) says why too, which aria2 has no state for.
-        let failure = record.state == .failed || record.state == .paused ? engine.scheduler.failures.kind(of: record.id) : nil
+        let failure = record.state == .failed || record.state == .paused ? engine.runner.failures.kind(of: record.id) : nil
         let failed = record.state == .failed || failure != nil
         writer.beginObject()
         for key in Key.all where keys.contains(key) {

@@ -39,9 +39,9 @@ final class StatusPages: Sendable {
     private let pages = Mutex<[Request: Page]>([:])
     private let endedAttempts = Atomic<Int>(0)
 
-    /// `follow(_:)` counts the attempts `scheduler` ends from now on.
-    func follow(_ scheduler: Scheduler) {
-        scheduler.observe { [self] event in
+    /// `follow(_:)` counts the attempts `runner` ends from now on.
+    func follow(_ runner: some QueueRunner) {
+        runner.observe { [self] event in
             if case .ended = event { attemptEnded() }
         }
     }

@@ -76,6 +76,13 @@ struct DaemonClient {
 }
 
 extension DaemonClient {
+    /// `runsWholeQueue()` is false when the engine answering is a `ferry get`'s, which runs
+    /// only its own downloads (`ferry.engine`); true for a daemon or a `ferry resume`.
+    func runsWholeQueue() async -> Bool {
+        guard case .success(let answer) = try? await attempt("ferry.engine") else { return true }
+        return answer.objectValue?["runs"]?.stringValue != "own-tasks"
+    }
+
     /// `acting(on:_:)` runs `body` with the daemon of `state`'s directory when one runs and
     /// returns `true`; `false` when none does (the caller then uses the journal).
     static func acting(on state: StateOptions, _ body: (DaemonClient) async throws -> Void) async throws -> Bool {

@@ -84,14 +84,20 @@ enum TerminalSession {
     }
 
     /// `daemonAnswers(_:)` is true when a daemon answers on `socketPath`.
+    /// `daemonAnswers(_:)` is true when an engine that runs the whole queue (a daemon, a
+    /// `ferry resume`) answers on `socketPath`; a `ferry get`'s engine runs only its own
+    /// downloads, so what the window adds would wait: the window does not attach to it.
     private static func daemonAnswers(_ socketPath: String) async -> Bool {
-        (try? await ControlClient.call(socketPath: socketPath, method: "aria2.getVersion", timeout: .seconds(2))) != nil
+        guard let answer = try? await ControlClient.call(socketPath: socketPath, method: "ferry.engine", timeout: .seconds(2)) else {
+            return false
+        }
+        return answer.objectValue?["runs"]?.stringValue != "own-tasks"
     }
 
     /// `prepareJournal(_:)` opens the journal under the engine lock before a daemon is
     /// started, so that an unreadable journal is set aside here and the UI can say so (the
-    /// returned notice), and puts tasks left running by a crash back in the queue. Another
-    /// engine that is not a daemon (`ferry resume`, `ferry get`) holding the queue: exit 2.
+    /// returned notice), and puts tasks left running by a crash back in the queue. A
+    /// `ferry get` holding the queue: exit 2.
     private static func prepareJournal(_ directory: StateDirectory) throws -> String? {
         let lock: EngineLock
         do throws(QueueError) {
@@ -99,8 +105,8 @@ enum TerminalSession {
         } catch {
             let status = QueueAccess.fail(error)
             if case .lock(.heldByAnotherProcess) = error {
-                // No daemon answered: the holder runs its own engine, which no window can follow.
-                Console.error("it is a ferry get or ferry resume running on its own, which the terminal UI cannot follow; it ends with its transfers (Ctrl-C in its terminal stops it and keeps them queued). Start ferry daemon first to watch such runs: ferry get hands its downloads to it.")
+                // No engine of the whole queue answered: the holder is a ferry get, which runs its own downloads only.
+                Console.error("it is a ferry get, which runs only its own downloads; it ends with them (Ctrl-C in its terminal stops it and keeps them queued; ferry list shows them meanwhile). Start ferry daemon first to watch such runs: ferry get hands its downloads to it.")
             }
             throw status
         }

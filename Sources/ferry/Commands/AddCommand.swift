@@ -122,7 +122,7 @@ struct AddCommand: AsyncParsableCommand {
             return
         }
         let tasks = try put ? [try uploadTask(connection: connection)] : downloadTasks(connection: connection)
-        var sink = try TaskSink.open(state)
+        let sink = try TaskSink.open(state)
         defer { sink.close() }
         let ids = try await sink.insert(tasks)
         for (id, task) in zip(ids, tasks) where !quiet {
@@ -209,7 +209,7 @@ struct AddCommand: AsyncParsableCommand {
             for error in errors { Console.error(error) }
             throw ExitStatus.usage
         }
-        var sink = try TaskSink.open(state)
+        let sink = try TaskSink.open(state)
         defer { sink.close() }
         var entries = try ListedEntries(path: path, defaults: defaults, commandIsInsecure: connection.settings.insecure)
         let shownPath = entries.shownPath

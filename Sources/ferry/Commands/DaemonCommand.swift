@@ -102,7 +102,7 @@ struct DaemonCommand: AsyncParsableCommand {
         try limits.bandwidth.record(on: journal)
         let scheduler = await host.start(configuration, hooks: hooks, environment: environment)
         let (stops, stop) = AsyncStream.makeStream(of: StopReason.self)
-        let engine = RPCEngine(journal: journal, scheduler: scheduler, defaultDirectory: directory.path,
+        let engine = RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: limits.maxConcurrent, onShutdown: { stop.yield(.shutdown) })
         _ = engine.options.notices.observe { Console.error("daemon: \($0)") }
         if let saveSession {
@@ -116,22 +116,12 @@ struct DaemonCommand: AsyncParsableCommand {
         }
         let running = await scheduler.startRunning()
         let trap = SignalTrap.install { number in stop.yield(.signal(number)) }
-        let socketPath = stateDirectory.controlSocketPath
-        let endpoints = [RPCEndpoint(.unixSocket(path: socketPath))] + rpc.tcpEndpoints
-        let server = RPCServer(dispatcher: RPCDispatcher(engine: engine, secret: secret), allowOriginAll: rpc.rpcAllowOriginAll,
-                               allowAnyHost: rpc.rpcListenAll)
-        let serving = Task {
-            do {
-                try await server.run(on: endpoints, onListening: { endpoint in
-                    Console.error("daemon: listening on \(endpoint)")
-                }, onFailure: { endpoint, error in
-                    Console.error("daemon: not listening on \(endpoint): \(error)")
-                })
-                stop.yield(.serverFailed("the RPC server ended"))
-            } catch {
-                stop.yield(.serverFailed("cannot listen: \(error)"))
-            }
-        }
+        host.serve(engine, secret: secret, tcp: rpc.tcpEndpoints, allowOriginAll: rpc.rpcAllowOriginAll,
+                   allowAnyHost: rpc.rpcListenAll, onListening: { endpoint in
+                       Console.error("daemon: listening on \(endpoint)")
+                   }, onFailure: { endpoint, error in
+                       Console.error("daemon: not listening on \(endpoint): \(error)")
+                   }, onEnd: { stop.yield(.serverFailed($0)) })
         let watching = exitWhenIdle ? DaemonCommand.watchIdle(engine, grace: DaemonCommand.idleGrace) { stop.yield(.idle) } : nil
         var reason = StopReason.shutdown
         for await next in stops {
@@ -139,8 +129,7 @@ struct DaemonCommand: AsyncParsableCommand {
             break
         }
         watching?.cancel()
-        serving.cancel()
-        _ = await serving.result
+        await host.closeDoor()
         await scheduler.stop()
         await running.value
         do {
@@ -148,7 +137,6 @@ struct DaemonCommand: AsyncParsableCommand {
         } catch {
             Console.error("daemon: \(error.message)")
         }
-        unlink(socketPath)
         trap.cancel()
         switch reason {
         case .signal(let number):

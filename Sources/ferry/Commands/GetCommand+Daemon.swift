@@ -10,7 +10,7 @@ extension GetCommand {
     func getThroughDaemon(_ request: GetRequest) async throws -> Bool {
         let environment = ProcessInfo.processInfo.environment
         guard let directory = try? StateDirectory.prepare(argument: stateDir, environment: environment),
-              let daemon = DaemonClient(directory) else { return false }
+              let daemon = DaemonClient(directory), await daemon.runsWholeQueue() else { return false }
         let journal = try QueueAccess.open(directory, policy: .fail)
         defer { try? journal.close() }
         let bandwidth = request.options.limits.bandwidth

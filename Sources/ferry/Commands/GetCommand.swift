@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryKit
 import FerryQueue
+import FerryRPC
 import Foundation
 
 /// `GetCommand` is `ferry get URL...`: download now, headless, and exit when done.
@@ -193,13 +194,21 @@ struct GetCommand: AsyncParsableCommand {
         let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)
-        let trap = SignalTrap.install { signal in
+        let interrupt: @Sendable (Int32) -> Void = { signal in
             // Every running transfer checkpoints and keeps its .part; the tasks are paused, so
             // no other engine takes them before this command is run again.
             guard interruption.record(signal) else { return }
             Task { await scheduler.pause(ids) }
         }
+        let trap = SignalTrap.install(interrupt)
+        // This engine answers on control.sock too (ferry list shows its live speed; pause and
+        // limit act at once); it runs only its own downloads (`ferry.engine`), and `ferry stop`
+        // ends it as SIGTERM does.
+        journal.host.serve(RPCEngine(journal: journal.journal, runner: scheduler, defaultDirectory: directory.path,
+                                     maximumConcurrent: configuration.maximumConcurrent, runsWholeQueue: false,
+                                     onShutdown: { interrupt(SIGTERM) }))
         await scheduler.run(untilIdle: true)
+        await journal.host.closeDoor()
         trap.cancel()
         scheduler.finishEvents()
         await following.value

@@ -46,43 +46,22 @@ struct LimitCommand: AsyncParsableCommand {
 
     private func setShared(_ value: Int64?) async throws {
         let key = upload ? "max-overall-upload-limit" : "max-overall-download-limit"
-        let viaDaemon = try await DaemonClient.acting(on: state) { daemon in
-            _ = try await daemon.call("aria2.changeGlobalOption", [.object([key: .string(String(value ?? 0))])])
-        }
-        if !viaDaemon {
-            let journal = try QueueAccess.openJournal(state)
-            defer { try? journal.close() }
-            do throws(QueueError) {
-                if upload { try journal.setOverallLimits(upload: .some(value)) } else { try journal.setOverallLimits(download: .some(value)) }
-            } catch {
-                throw QueueAccess.fail(error)
-            }
-        }
+        let client = try QueueClient.open(state)
+        defer { client.close() }
+        _ = try await client.call("aria2.changeGlobalOption", [.object([key: .string(String(value ?? 0))])])
         Console.error("\(upload ? "upload" : "download") limit of all transfers together: \(Self.describe(value))")
     }
 
     private func setCaps(_ value: Int64?, _ tasks: [TaskID]) async throws {
         var missing: [TaskID] = []
-        let viaDaemon = try await DaemonClient.acting(on: state) { daemon in
-            for task in tasks {
-                let options: JSONValue = .object(["max-download-limit": .string(String(value ?? 0))])
-                switch try await daemon.attempt("aria2.changeOption", [.string(GID.string(for: task)), options]) {
-                case .success: break
-                case .failure(let error) where error == RPCError.notFound(task): missing.append(task)
-                case .failure(let error): throw DaemonClient.fail(error)
-                }
-            }
-        }
-        if !viaDaemon {
-            let journal = try QueueAccess.openJournal(state)
-            defer { try? journal.close() }
-            for task in tasks {
-                do throws(QueueError) {
-                    try journal.setMaxDownloadLimit(value, for: task)
-                } catch {
-                    if case .journal(.taskNotFound) = error { missing.append(task); continue }
-                    throw QueueAccess.fail(error)
-                }
+        let client = try QueueClient.open(state)
+        defer { client.close() }
+        for task in tasks {
+            let options: JSONValue = .object(["max-download-limit": .string(String(value ?? 0))])
+            switch try await client.attempt("aria2.changeOption", [.string(GID.string(for: task)), options]) {
+            case .success: break
+            case .failure(let error) where error == RPCError.notFound(task): missing.append(task)
+            case .failure(let error): throw DaemonClient.fail(error)
             }
         }
         for task in tasks where !missing.contains(task) {
@@ -93,27 +72,15 @@ struct LimitCommand: AsyncParsableCommand {
     }
 
     private func show() async throws {
-        var limits: (download: Int64?, upload: Int64?) = (nil, nil)
-        let viaDaemon = try await DaemonClient.acting(on: state) { daemon in
-            let answer = try await daemon.call("aria2.getGlobalOption")
-            func read(_ key: String) -> Int64? {
-                guard let text = answer.objectValue?[key]?.stringValue, let value = Int64(text), value > 0 else { return nil }
-                return value
-            }
-            limits = (read("max-overall-download-limit"), read("max-overall-upload-limit"))
+        let client = try QueueClient.open(state)
+        defer { client.close() }
+        let answer = try await client.call("aria2.getGlobalOption")
+        func read(_ key: String) -> Int64? {
+            guard let text = answer.objectValue?[key]?.stringValue, let value = Int64(text), value > 0 else { return nil }
+            return value
         }
-        if !viaDaemon {
-            let journal = try QueueAccess.openJournal(state)
-            defer { try? journal.close() }
-            do throws(QueueError) {
-                let recorded = try journal.overallLimits()
-                limits = (recorded.download, recorded.upload)
-            } catch {
-                throw QueueAccess.fail(error)
-            }
-        }
-        print("download: \(Self.describe(limits.download))")
-        print("upload: \(Self.describe(limits.upload))")
+        print("download: \(Self.describe(read("max-overall-download-limit")))")
+        print("upload: \(Self.describe(read("max-overall-upload-limit")))")
     }
 
     /// `describe(_:)` is a rate as shown to the user: `off`, or bytes per second with a unit.

@@ -41,41 +41,23 @@ struct MoveCommand: AsyncParsableCommand {
         if let to, to < 1 { throw ValidationError("--to takes a place of 1 or more") }
     }
 
+    /// `run()` asks the queue to move the task (`ferry.move`); a daemon also takes back at once
+    /// the tasks it handed ahead.
     func run() async throws {
-        if try await DaemonClient.acting(on: state, moveThroughDaemon) { return }
-        let journal = try QueueAccess.openJournal(state)
-        defer { try? journal.close() }
-        let task = TaskID(id)
-        do throws(QueueError) {
-            let moved: Bool
-            if let to {
-                moved = try journal.move(task, toPlace: to)
-            } else {
-                moved = try journal.move(task, up ? .up : down ? .down : top ? .toTop : .toBottom)
-            }
-            let place = try journal.place(of: task)
-            Console.error(moved ? "#\(id) is now at place \(place)" : "#\(id) stays at place \(place)")
-        } catch {
-            if case .journal(.taskNotFound) = error { throw noSuchTask() }
-            throw QueueAccess.fail(error)
-        }
-    }
-
-    /// `moveThroughDaemon(_:)` asks the daemon running the queue to move the task
-    /// (`ferry.move`), which also takes back at once the tasks it handed ahead.
-    private func moveThroughDaemon(_ daemon: DaemonClient) async throws {
         let task = TaskID(id)
         guard id > 0 else { throw noSuchTask() }
         let how = to != nil ? "to" : up ? "up" : down ? "down" : top ? "top" : "bottom"
         let params: [JSONValue] = [.string(GID.string(for: task)), .string(how)] + (to.map { [.integer(Int64($0))] } ?? [])
-        switch try await daemon.attempt("ferry.move", params) {
+        let client = try QueueClient.open(state)
+        defer { client.close() }
+        switch try await client.attempt("ferry.move", params) {
         case .failure(let error) where error == RPCError.notFound(task):
             throw noSuchTask()
         case .failure(let error):
             throw DaemonClient.fail(error)
         case .success(let result):
             guard let members = result.objectValue, let place = members["place"]?.integerValue else {
-                Console.error("the daemon's answer to ferry.move is not understood")
+                Console.error("the answer to ferry.move is not understood")
                 throw ExitStatus.transferFailed
             }
             let moved = members["moved"] == .bool(true)

@@ -13,8 +13,7 @@ struct PauseCommand: AsyncParsableCommand {
 
     func run() async throws {
         let ids = try selection.parsed()
-        try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.pause",
-                                    to: .paused, from: [.queued, .running], verb: "paused")
+        try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.pause", verb: "paused")
     }
 }
 
@@ -29,42 +28,21 @@ struct RetryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let ids = try selection.parsed()
-        try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.retry",
-                                    to: .queued, from: [.failed], verb: "queued again")
+        try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.retry", verb: "queued again")
     }
 }
 
-/// `StateChange` moves selected tasks to a state, through the daemon when one runs the queue
-/// (its method has the same effect, at once) or on the journal, and reports what happened
-/// the same way either way.
+/// `StateChange` moves selected tasks to a state through the queue's method (`ferry.pause`,
+/// `ferry.retry`: see `QueueClient`) and reports what happened.
 enum StateChange {
-    /// `apply(_:ids:all:method:to:from:verb:)` moves `ids` (or, with `all`, every task in
-    /// `from`) to `state`. Ids that do not exist or cannot move are named; unknown ids make
-    /// the status 2.
-    static func apply(_ options: StateOptions, ids: [TaskID], all: Bool, method: String,
-                      to state: TaskState, from: Set<TaskState>, verb: String) async throws {
+    /// `apply(_:ids:all:method:verb:)` calls `method` on `ids` (or, with `all`, every task).
+    /// Ids that do not exist or cannot move are named; unknown ids make the status 2.
+    static func apply(_ options: StateOptions, ids: [TaskID], all: Bool, method: String, verb: String) async throws {
         let tasks: TaskSet = all ? .all : .ids(ids)
-        var report: StateChangeReport?
-        let viaDaemon = try await DaemonClient.acting(on: options) { daemon in
-            report = try await daemon.answer(method, [tasks.json], read: StateChangeReport.init(json:))
-        }
-        if !viaDaemon {
-            let journal = try QueueAccess.openJournal(options)
-            defer { try? journal.close() }
-            report = try apply(journal, ids: ids, all: all, to: state, from: from)
-        }
-        if let report { try print(report, ids: ids, all: all, verb: verb) }
-    }
-
-    /// `apply(_:ids:all:to:from:)` moves the tasks on the journal (no daemon runs the queue;
-    /// another engine notices within a second).
-    static func apply(_ journal: Journal, ids: [TaskID], all: Bool, to state: TaskState, from: Set<TaskState>) throws -> StateChangeReport {
-        do {
-            let moved = try journal.moveStates(all ? nil : ids, from: from, to: state)
-            return try StateChangeReport.make(journal, named: all ? nil : ids, changed: Set(moved.keys))
-        } catch {
-            throw QueueAccess.fail(error)
-        }
+        let client = try QueueClient.open(options)
+        defer { client.close() }
+        let report = try await client.answer(method, [tasks.json], read: StateChangeReport.init(json:))
+        try print(report, ids: ids, all: all, verb: verb)
     }
 
     /// `print(_:ids:all:verb:)` reports a change: each named task left as it was or unknown,

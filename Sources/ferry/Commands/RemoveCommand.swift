@@ -30,34 +30,10 @@ struct RemoveCommand: AsyncParsableCommand {
         }
         let ids = try selection.parsed()
         let tasks: TaskSet = selection.all ? .all : .ids(ids)
-        var counts: (removed: Int, deleted: Int)?
-        if try await DaemonClient.acting(on: stateOptions, { daemon in
-            counts = try await daemon.answer("ferry.remove", [tasks.json, .bool(deleteFile)], read: RemoveCommand.counts)
-        }), let counts {
-            try report(removed: counts.removed, deleted: counts.deleted, ids: ids)
-            return
-        }
-        let journal = try QueueAccess.openJournal(stateOptions)
-        defer { try? journal.close() }
-        let cwd = FileManager.default.currentDirectoryPath
-        do {
-            var records: [TaskRecord] = []
-            if deleteFile {
-                if selection.all {
-                    try journal.forEachTask { records.append($0) }
-                } else {
-                    for id in ids { if let record = try journal.task(id) { records.append(record) } }
-                }
-            }
-            let removed = selection.all ? try journal.removeAll() : try journal.remove(ids)
-            var deleted = 0
-            for record in records {
-                deleted += TaskFiles.delete(of: record, defaultDirectory: cwd).count
-            }
-            try report(removed: removed, deleted: deleted, ids: ids)
-        } catch let error as QueueError {
-            throw QueueAccess.fail(error)
-        }
+        let client = try QueueClient.open(stateOptions)
+        defer { client.close() }
+        let counts = try await client.answer("ferry.remove", [tasks.json, .bool(deleteFile)], read: RemoveCommand.counts)
+        try report(removed: counts.removed, deleted: counts.deleted, ids: ids)
     }
 
     /// `report(removed:deleted:ids:)` says what was removed (and deleted); ids that did not
@@ -92,29 +68,10 @@ struct RemoveCommand: AsyncParsableCommand {
             }
             states.insert(chosen)
         }
-        var counts: (removed: Int, deleted: Int)?
         let names = JSONValue.array(states.map(\.rawValue).sorted().map { .string($0) })
-        if try await DaemonClient.acting(on: stateOptions, { daemon in
-            counts = try await daemon.answer("ferry.purge", [names, .bool(deleteFile)], read: RemoveCommand.counts)
-        }), let counts {
-            try report(removed: counts.removed, deleted: counts.deleted, ids: [])
-            return
-        }
-        let journal = try QueueAccess.openJournal(stateOptions)
-        defer { try? journal.close() }
-        let cwd = FileManager.default.currentDirectoryPath
-        do {
-            var records: [TaskRecord] = []
-            if deleteFile { try journal.forEachTask(in: states) { records.append($0) } }
-            let removed = try journal.removeAll(in: states)
-            var deleted = 0
-            // A task that left the state meanwhile (a retry) was not removed: its files stay.
-            for record in records where try journal.task(record.id) == nil {
-                deleted += TaskFiles.delete(of: record, defaultDirectory: cwd).count
-            }
-            try report(removed: removed, deleted: deleted, ids: [])
-        } catch let error as QueueError {
-            throw QueueAccess.fail(error)
-        }
+        let client = try QueueClient.open(stateOptions)
+        defer { client.close() }
+        let counts = try await client.answer("ferry.purge", [names, .bool(deleteFile)], read: RemoveCommand.counts)
+        try report(removed: counts.removed, deleted: counts.deleted, ids: [])
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryKit
 import FerryQueue
+import FerryRPC
 import Foundation
 
 /// `ResumeCommand` is `ferry resume`: run the saved queue headless until nothing is left to
@@ -53,8 +54,7 @@ struct ResumeCommand: AsyncParsableCommand {
             }
             // Another engine runs the queue: queue the tasks and let it start them (a daemon
             // does both at once).
-            try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.resume",
-                                        to: .queued, from: [.paused, .failed], verb: "queued")
+            try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.resume", verb: "queued")
             Console.error("\(error.description); it starts them within a second")
             return
         }
@@ -77,14 +77,21 @@ struct ResumeCommand: AsyncParsableCommand {
         // The first SIGINT or SIGTERM stops the transfers (checkpointed, kept queued); the run
         // then ends below with 130 (or 128 + N), in order, whichever thread gets there first.
         let interruption = Interruption()
-        let trap = SignalTrap.install { signal in
+        let stop: @Sendable (Int32) -> Void = { signal in
             guard interruption.record(signal) else { return }
             Task { await scheduler.stop() }
         }
+        let trap = SignalTrap.install(stop)
+        // Every running engine answers on control.sock: ferry list, pause, limit, the terminal
+        // UI or an aria2 client reach it as a daemon; `ferry stop` (aria2.shutdown) stops it
+        // as SIGTERM does.
+        host.serve(RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory.path,
+                             maximumConcurrent: limits.maxConcurrent, onShutdown: { stop(SIGTERM) }))
         let running = await scheduler.startRunning(untilIdle: true)
         // A signal that came before the run began found nothing to stop.
         if interruption.signal != nil { await scheduler.stop() }
         await running.value
+        await host.closeDoor()
         trap.cancel()
         // Every line already made is written, and the printer (which may read a finished
         // task's path from the journal) is done before the journal closes.
@@ -107,8 +114,16 @@ struct ResumeCommand: AsyncParsableCommand {
         throw ExitStatus(code: summary.exitStatus)
     }
 
+    /// `requeue(_:ids:)` queues the named paused or failed tasks (or all of them) before this
+    /// engine starts, reported as `ferry.resume` reports them.
     private func requeue(_ journal: Journal, ids: [TaskID]) throws {
-        let report = try StateChange.apply(journal, ids: ids, all: selection.all, to: .queued, from: [.paused, .failed])
+        let report: StateChangeReport
+        do {
+            let moved = try journal.moveStates(selection.all ? nil : ids, from: [.paused, .failed], to: .queued)
+            report = try StateChangeReport.make(journal, named: selection.all ? nil : ids, changed: Set(moved.keys))
+        } catch {
+            throw QueueAccess.fail(error)
+        }
         try StateChange.print(report, ids: ids, all: selection.all, verb: "queued")
     }
 }

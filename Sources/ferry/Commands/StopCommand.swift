@@ -8,8 +8,8 @@ import Foundation
 struct StopCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop",
-        abstract: "Stop the daemon of the state directory.",
-        discussion: "Exit status 0 once the daemon has stopped, 1 when no daemon runs for this state directory."
+        abstract: "Stop the daemon of the state directory (or a ferry resume or ferry get running it, as SIGTERM would).",
+        discussion: "Running transfers are checkpointed and their partial files kept. Exit status 0 once the engine has stopped, 1 when none runs for this state directory."
     )
 
     /// `stopTimeout` is how long `ferry stop` waits for the daemon to let the queue go.
