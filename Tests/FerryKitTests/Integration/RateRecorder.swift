@@ -52,4 +52,24 @@ final class RateRecorder: Sendable {
         }
         return result
     }
+
+    /// Waits until the recorder's clock has passed `time` (polled every 20 ms, at most
+    /// `timeout` seconds in all). A window measured from `start` to `end` then has exactly
+    /// that length, however late the waiting task is resumed.
+    func wait(until time: Double, timeout: Double = 600) async {
+        let deadline = now + timeout
+        while now <= time, now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// When every one of `taskIDs` had moved a byte; `nil` while one has not.
+    func allMoving(_ taskIDs: [Int]) -> Double? {
+        var latest = 0.0
+        for id in taskIDs {
+            guard let time = time(of: id, reaching: 1) else { return nil }
+            latest = max(latest, time)
+        }
+        return latest
+    }
 }

@@ -42,13 +42,14 @@ import Testing
         defer { session.invalidate() }
         let recorder = RateRecorder(session: session)
 
-        // When all four run for 5 seconds (after the first second).
+        // When all four run for 5 seconds (after the first second once all four moved), on
+        // the recorder's clock: the window is 5 s however late this task is resumed.
         let tasks = start(4, size: 64 << 20, session: session, nginx: nginx, out: out, caps: [3: 64 << 10])
         try await waitUntilAllMove(tasks, recorder)
-        try await Task.sleep(for: .seconds(1))
-        let from = recorder.now
-        try await Task.sleep(for: .seconds(5))
-        let to = recorder.now
+        let moving = try #require(recorder.allMoving(tasks.map(\.id)), "not all four moved")
+        let from = moving + 1
+        let to = from + 5
+        await recorder.wait(until: to)
 
         // Then together they moved at most the budget (5% over for the clock's grain), the
         // capped one at most its cap, the three others as much as one another (within 25% of
@@ -93,18 +94,16 @@ import Testing
 
         // Then from a second later on the two together move at most 256 KiB/s (10% over for
         // the clock's grain; at least half of it however busy the machine), and once lifted
-        // they go far faster.
-        try await Task.sleep(for: .seconds(1))
-        let from = recorder.now
-        try await Task.sleep(for: .seconds(3))
-        let to = recorder.now
+        // they go far faster. The windows are on the recorder's clock.
+        let from = changed + 1
+        let to = from + 3
+        await recorder.wait(until: to)
         let slow = Double(tasks.map { recorder.moved(by: $0.id, from: from, to: to) }.reduce(0, +)) / (to - from)
         #expect(slow < 1.1 * Double(256 << 10) && slow > 0.5 * Double(256 << 10), "\(slow) B/s after the change at \(changed)")
         await session.setOverallLimits(OverallLimits())
-        try await Task.sleep(for: .seconds(1))
-        let liftedFrom = recorder.now
-        try await Task.sleep(for: .seconds(1))
-        let fast = Double(tasks.map { recorder.moved(by: $0.id, from: liftedFrom, to: recorder.now) }.reduce(0, +))
+        let liftedFrom = recorder.now + 1
+        await recorder.wait(until: liftedFrom + 1)
+        let fast = Double(tasks.map { recorder.moved(by: $0.id, from: liftedFrom, to: liftedFrom + 1) }.reduce(0, +))
         #expect(fast > 4 * Double(256 << 10) || tasks.allSatisfy { $0.state == .completed }, "\(fast)")
         for task in tasks { task.cancel() }
     }
@@ -123,18 +122,19 @@ import Testing
         let recorder = RateRecorder(session: session)
         let tasks = start(2, size: 128 << 20, session: session, nginx: nginx, out: out)
         try await waitUntilAllMove(tasks, recorder)
-        try await Task.sleep(for: .milliseconds(500))
+        await recorder.wait(until: recorder.now + 0.5)
 
         // When a budget of 256 KiB/s is set.
         await session.setOverallLimits(OverallLimits(download: 256 << 10))
+        let set = recorder.now
 
         // Then from the next second on each receives some of its half every second and never
         // more than 30% over it: not a burst followed by silence. (Less than its half in a
-        // second is what a busy machine's scheduling can cause; more, only the limiter.)
-        try await Task.sleep(for: .seconds(1))
-        let from = recorder.now
-        try await Task.sleep(for: .seconds(4))
-        let to = recorder.now
+        // second is what a busy machine's scheduling can cause; more, only the limiter.) The
+        // window is 4 s on the recorder's clock.
+        let from = set + 1
+        let to = from + 4
+        await recorder.wait(until: to)
         for task in tasks {
             let seconds = recorder.perSecond(of: task.id, from: from, to: to)
             let half = Double(128 << 10)
