@@ -4,10 +4,11 @@ import Foundation
 
 /// `QueueClient` is how a queue command (`add`, `pause`, `retry`, `remove`, `move`, `limit`)
 /// reaches the queue: one interface, the RPC method table. The engine that serves the state
-/// directory's `control.sock` (a daemon) answers when one runs, and acts at once; otherwise
-/// the same dispatcher answers in this process, over the journal (`JournalRunner`), and an
-/// engine running the queue without a socket takes the change up within a second. A
-/// command never asks which: what it prints is the answer either way.
+/// directory's `control.sock` (every engine does: a daemon, `ferry resume`, `ferry get`)
+/// answers when one runs, and acts at once; otherwise the same dispatcher answers in this
+/// process, over the journal (`JournalRunner`), for the next engine to find (one still
+/// starting, not yet listening, reads the journal within a second). A command never asks
+/// which: what it prints is the answer either way.
 ///
 /// Threads: used from the command's task only.
 final class QueueClient {

@@ -2,8 +2,8 @@ import FerryQueue
 import FerryRPC
 
 /// `TaskSink` is where `ferry add` puts new tasks: the queue's `ferry.add` (see
-/// `QueueClient`), in requests of at most `requestLimit` bytes. A daemon starts them at once;
-/// another engine running the queue picks them up within a second.
+/// `QueueClient`), in requests of at most `requestLimit` bytes. An engine of the whole queue
+/// (a daemon, `ferry resume`) starts them at once; a `ferry get` leaves them for the next.
 struct TaskSink {
     /// `requestLimit` bounds the body of one `ferry.add`, well under the daemon's 1 MiB.
     static let requestLimit = RPCDispatcher.maximumRequestSize / 2

@@ -23,8 +23,8 @@ struct AddCommand: AsyncParsableCommand {
         skipped; the exit status is then 2 although the other entries were added.
         --put URL queues one upload: -F fields (curl's syntax; files are read again when the \
         upload starts) or -T FILE as the raw body.
-        A running daemon starts new tasks at once; another engine (`ferry resume` or the \
-        terminal UI) picks them up within a second.
+        A running daemon or ferry resume starts new tasks at once; next to a ferry get (which \
+        runs only its own downloads) they wait for the next engine of the queue.
         """
     )
 

@@ -3,8 +3,8 @@ import FerryQueue
 import FerryRPC
 
 /// `LimitCommand` is `ferry limit [RATE|off] [ID...]`: the engine's speed budget, or tasks'
-/// own caps, changed live (through the daemon at once; on the journal otherwise, which a
-/// running engine applies within a second).
+/// own caps, changed live (through the running engine's `control.sock`, at once; on the
+/// journal when none runs, kept for the next).
 struct LimitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "limit",

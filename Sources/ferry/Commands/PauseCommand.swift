@@ -6,7 +6,7 @@ import FerryRPC
 struct PauseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
-        abstract: "Pause queued or running tasks; a running engine stops them (a daemon at once, another within a second).")
+        abstract: "Pause queued or running tasks; a running engine stops them at once.")
 
     @OptionGroup var selection: TaskSelection
     @OptionGroup var state: StateOptions
@@ -21,7 +21,7 @@ struct PauseCommand: AsyncParsableCommand {
 struct RetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retry",
-        abstract: "Queue failed tasks again; a running engine starts them (a daemon at once, another within a second).")
+        abstract: "Queue failed tasks again; a running daemon or ferry resume starts them at once.")
 
     @OptionGroup var selection: TaskSelection
     @OptionGroup var state: StateOptions

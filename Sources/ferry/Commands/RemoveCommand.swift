@@ -7,7 +7,7 @@ import Foundation
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove",
-        abstract: "Remove tasks from the queue; a running engine stops them (a daemon at once, another within a second).",
+        abstract: "Remove tasks from the queue; a running engine stops them at once.",
         discussion: "Files are kept unless --delete-file is given: then the finished file (if the task was done) and the partial NAME.part file are deleted too. --state done (or failed, or cancelled; repeatable) purges the finished tasks in that state.")
 
     @OptionGroup var selection: TaskSelection

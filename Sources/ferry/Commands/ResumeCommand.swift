@@ -52,10 +52,12 @@ struct ResumeCommand: AsyncParsableCommand {
             guard case .lock(.heldByAnotherProcess) = error, selection.all || !ids.isEmpty else {
                 throw QueueAccess.fail(error)
             }
-            // Another engine runs the queue: queue the tasks and let it start them (a daemon
-            // does both at once).
+            // Another engine runs the queue: queue the tasks through it. An engine of the whole
+            // queue starts them at once; a ferry get runs only its own downloads.
             try await StateChange.apply(state, ids: ids, all: selection.all, method: "ferry.resume", verb: "queued")
-            Console.error("\(error.description); it starts them within a second")
+            let runsQueue = await DaemonClient(stateDirectory)?.runsWholeQueue() ?? true
+            Console.error("\(error.description); " + (runsQueue ? "it starts them"
+                : "it is a ferry get, which runs only its own downloads: they start when ferry resume or ferry daemon runs the queue"))
             return
         }
         defer { host.close() }
