@@ -106,6 +106,15 @@ extension Scheduler {
                                            message: decision.message, reply: decision.reply, length: decision.length,
                                            savedFile: saved))
         }
+        // The endings' `.part` names are free before anything is chosen: a task this very
+        // round queues again and chooses at once (a restart after the file changed on the
+        // server, before any commit marked its attempt running) writes its own name again,
+        // not `NAME.1.EXT` beside its old `.part`. A new task never takes a `.part` that
+        // still exists (see `freshDestination`).
+        for ending in batch {
+            guard let partPath = ending.partPath else { continue }
+            destinationsInUse.remove(partPath)
+        }
         let chosen = claimFileNames(chosen ?? chooseCandidates(writing: true))
         let marks = marksThatFit()
         var states: [TaskState?]
@@ -155,12 +164,7 @@ extension Scheduler {
         if !takingBack.isEmpty {
             for ending in batch { takingBack.remove(ending.id) }
         }
-        // The next transfers start first: the engine has work while the endings' names are freed.
         start(chosen, moved: moved)
-        for ending in batch {
-            guard let partPath = ending.partPath else { continue }
-            destinationsInUse.remove(partPath)
-        }
         fill()
         finishIfIdle()
     }
