@@ -52,6 +52,20 @@ public final class EngineLock: Sendable {
         return EngineLock(path: path, descriptor: fd)
     }
 
+    /// `prepare(at:)` makes the lock file at `path` when there is none, without taking the
+    /// lock, and gives it a byte, so that an engine started when the file system is full
+    /// can still take the lock and write its pid there (and say what it cannot write). For
+    /// the commands that only change rows; a failure is left for the engine to report.
+    public static func prepare(at path: String) {
+        let fd = SystemCall.open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        var status = stat()
+        if fstat(fd, &status) == 0, status.st_size == 0 {
+            _ = SystemCall.retrying { pwrite(fd, "\n", 1, 0) }
+        }
+        close(fd)
+    }
+
     /// `release()` drops the lock; calling it again does nothing.
     public func release() {
         descriptor.withLock { fd in

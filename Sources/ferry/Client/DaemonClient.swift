@@ -15,13 +15,11 @@ struct DaemonClient {
     /// `socketPath` is the daemon's `control.sock`.
     let socketPath: String
 
-    /// `init(_:)` is the client of the daemon that may run `directory`: `nil` when the engine
-    /// lock is free (no engine runs) or no socket file is there.
+    /// `init(_:)` is the client of the engine that may serve `directory`: `nil` when no socket
+    /// file is there. The engine lock is not probed: taking it, even for an instant, would
+    /// refuse an engine starting at that instant ("another ferry is running this queue"). A
+    /// socket file left by a killed engine refuses the connection: the call throws `Absent`.
     init?(_ directory: StateDirectory) {
-        if let lock = try? EngineLock.acquire(at: directory.lockPath) {
-            lock.release()
-            return nil
-        }
         guard access(directory.controlSocketPath, F_OK) == 0 else { return nil }
         socketPath = directory.controlSocketPath
     }

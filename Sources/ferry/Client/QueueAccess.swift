@@ -23,10 +23,17 @@ enum QueueAccess {
     }
 
     /// `openJournal(_:)` opens the journal for a command that only changes rows (`add`,
-    /// `list`, `pause`...). When no engine runs, an unreadable journal is moved aside with a
-    /// message; while one runs, it is left to the engine and reported.
+    /// `list`, `pause`...). A journal that opens takes no engine lock: taking it, even for an
+    /// instant, would refuse an engine starting at that instant. One that does not open is
+    /// opened again under the lock: when no engine runs, an unreadable journal is moved aside
+    /// with a message; while one runs, it is left to the engine and reported.
     static func openJournal(_ options: StateOptions) throws -> Journal {
         let state = try directory(options)
+        EngineLock.prepare(at: state.lockPath)
+        if let opening = try? Journal.open(at: state.journalPath, onCorruption: .fail) {
+            if let message = opening.message { Console.error(message) }
+            return opening.journal
+        }
         let lock = try? EngineLock.acquire(at: state.lockPath)
         defer { lock?.release() }
         return try open(state, policy: lock == nil ? .fail : .moveAside)

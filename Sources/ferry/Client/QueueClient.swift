@@ -44,6 +44,14 @@ final class QueueClient {
         return .local(RPCDispatcher(engine: engine, secret: nil), journal)
     }
 
+    /// `requestLimit` bounds the body of one request sent over the socket: half the engine's
+    /// `RPCDispatcher.maximumRequestSize`, for room. `nil` in this process, where no body is
+    /// written and a call may carry any number of tasks.
+    var requestLimit: Int? {
+        if case .socket = door { return RPCDispatcher.maximumRequestSize / 2 }
+        return nil
+    }
+
     /// `call(_:_:)` calls a method and returns its result. An error answered is printed and
     /// ends the command: status 4 for the journal's errors, 2 for the others (a refused
     /// input). An engine that stops answering midway ends it with status 1.

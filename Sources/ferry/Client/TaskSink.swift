@@ -2,12 +2,10 @@ import FerryQueue
 import FerryRPC
 
 /// `TaskSink` is where `ferry add` puts new tasks: the queue's `ferry.add` (see
-/// `QueueClient`), in requests of at most `requestLimit` bytes. An engine of the whole queue
-/// (a daemon, `ferry resume`) starts them at once; a `ferry get` leaves them for the next.
+/// `QueueClient`), over a socket in requests of at most its `requestLimit` bytes. An engine
+/// of the whole queue (a daemon, `ferry resume`) starts them at once; a `ferry get` leaves
+/// them for the next.
 struct TaskSink {
-    /// `requestLimit` bounds the body of one `ferry.add`, well under the daemon's 1 MiB.
-    static let requestLimit = RPCDispatcher.maximumRequestSize / 2
-
     private let client: QueueClient
 
     /// `open(_:)` is the sink of `options`' queue.
@@ -30,12 +28,16 @@ struct TaskSink {
             batch.removeAll(keepingCapacity: true)
             size = 0
         }
+        // In this process nothing is written out: the whole list goes in one call.
+        let limit = client.requestLimit
         for task in tasks {
             let request = TaskRequest.json(task)
-            let bytes = request.serialized().count
-            if size + bytes > Self.requestLimit { try await send() }
+            if let limit {
+                let bytes = request.serialized().count
+                if size + bytes > limit { try await send() }
+                size += bytes
+            }
             batch.append(request)
-            size += bytes
         }
         try await send()
         return ids
