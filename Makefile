@@ -3,7 +3,7 @@
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs the release binary (stripped), its
 # manual pages, shell completions and the guide (share/doc/ferry/USAGE.md); `make uninstall` removes those files again.
 SWIFT ?= swift
-DEBS := curl libcurl4-openssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 tinyproxy microsocks \
+DEBS := curl libcurl4-openssl-dev libssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 tinyproxy microsocks \
 	man-db groff-base python3-cryptography aria2
 BENCH_DEBS := curl wget axel time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client; aria2c, in

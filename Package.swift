@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,9 +10,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // Without the default traits: swift-configuration and full Foundation are not built for it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
@@ -23,11 +23,13 @@ let package = Package(
         .target(name: "CNCurses", linkerSettings: [.linkedLibrary("ncursesw"), .linkedLibrary("tinfo")]),
         .target(name: "CFerrySystem"),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        // Digests from OpenSSL's libcrypto, which libcurl loads already.
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
 
         // The AFNetworking analogue on libcurl. Only Transport/ imports CCurl.
         .target(
             name: "FerryKit",
-            dependencies: ["CCurl", "CFerrySystem", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CCurl", "CFerrySystem", "CCrypto"]
         ),
         // The persistent queue (journal, scheduler, batch input).
         .target(
@@ -65,7 +67,7 @@ let package = Package(
         // Test support: launches nginx and the fault server on 127.0.0.1, temp dirs, hashing.
         .target(
             name: "FerryTestSupport",
-            dependencies: ["FerryKit", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FerryKit"],
             path: "Tests/Support"
         ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),

@@ -1,4 +1,4 @@
-import Crypto
+import FerryKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,34 +6,36 @@ import Glibc
 import Musl
 #endif
 
-/// `SHA256Hex` computes SHA-256 digests (swift-crypto) as lowercase hexadecimal strings.
+/// `SHA256Hex` computes SHA-256 digests (libcrypto, through FerryKit's `ChecksumHasher`) as lowercase hexadecimal strings.
 public enum SHA256Hex {
     /// `Hasher` is an incremental SHA-256 whose result is a hex string.
     public struct Hasher {
-        private var inner = SHA256()
+        private var inner = ChecksumHasher(algorithm: .sha256)
 
         /// Creates an empty hasher.
         public init() {}
 
         /// `update(_:)` adds bytes to the digest.
         public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-            inner.update(bufferPointer: bytes)
+            inner.update(bytes)
         }
 
         /// `update(data:)` adds bytes to the digest.
         public mutating func update(data: some DataProtocol) {
-            inner.update(data: data)
+            inner.update(data)
         }
 
         /// `finalize()` is the digest as 64 lowercase hex digits.
         public func finalize() -> String {
-            hex(inner.finalize())
+            inner.finalizeHex()
         }
     }
 
     /// `of(data:)` is the SHA-256 of `data` in lowercase hex.
     public static func of(data: some DataProtocol) -> String {
-        hex(SHA256.hash(data: data))
+        var hasher = Hasher()
+        hasher.update(data: data)
+        return hasher.finalize()
     }
 
     /// `of(file:)` is the SHA-256 of the file's contents, read in 1 MiB pieces.
@@ -54,16 +56,5 @@ public enum SHA256Hex {
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
         return hasher.finalize()
-    }
-
-    private static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(64)
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

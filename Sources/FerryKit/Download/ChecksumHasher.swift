@@ -1,48 +1,75 @@
-import Crypto
+import CCrypto
 
 /// `ChecksumHasher` computes a digest incrementally, as a download's bytes are written.
 ///
+/// The digests are libcrypto's (OpenSSL, which libcurl loads already). A value type: a copy
+/// goes on from the state it was copied in (copied on its first change).
+///
 /// Used on one thread at a time (the engine's).
 public struct ChecksumHasher {
-    private enum State {
-        case md5(Insecure.MD5)
-        case sha1(Insecure.SHA1)
-        case sha256(SHA256)
-        case sha512(SHA512)
+    /// `Context` owns one libcrypto digest context.
+    private final class Context {
+        let handle: OpaquePointer?
+
+        init(_ handle: OpaquePointer?) {
+            self.handle = handle
+        }
+
+        deinit {
+            ccrypto_digest_free(handle)
+        }
     }
 
     /// The algorithm being computed.
     public let algorithm: ExpectedChecksum.Algorithm
-    private var state: State
+    private var context: Context
 
     public init(algorithm: ExpectedChecksum.Algorithm) {
         self.algorithm = algorithm
-        switch algorithm {
-        case .md5: state = .md5(Insecure.MD5())
-        case .sha1: state = .sha1(Insecure.SHA1())
-        case .sha256: state = .sha256(SHA256())
-        case .sha512: state = .sha512(SHA512())
+        let number: Int32 = switch algorithm {
+        case .md5: Int32(CCRYPTO_MD5)
+        case .sha1: Int32(CCRYPTO_SHA1)
+        case .sha256: Int32(CCRYPTO_SHA256)
+        case .sha512: Int32(CCRYPTO_SHA512)
         }
+        context = Context(ccrypto_digest_new(number))
     }
 
     /// Adds `bytes` to the digest.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        switch state {
-        case .md5(var hasher): hasher.update(bufferPointer: bytes); state = .md5(hasher)
-        case .sha1(var hasher): hasher.update(bufferPointer: bytes); state = .sha1(hasher)
-        case .sha256(var hasher): hasher.update(bufferPointer: bytes); state = .sha256(hasher)
-        case .sha512(var hasher): hasher.update(bufferPointer: bytes); state = .sha512(hasher)
+        guard let handle = context.handle, let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        if isKnownUniquelyReferenced(&context) {
+            _ = ccrypto_digest_update(handle, base, bytes.count)
+        } else {
+            context = Context(ccrypto_digest_copy(handle))
+            if let copy = context.handle { _ = ccrypto_digest_update(copy, base, bytes.count) }
         }
     }
 
-    /// The digest of everything added, lowercase hex.
-    public func finalizeHex() -> String {
-        switch state {
-        case .md5(let hasher): Self.hex(hasher.finalize())
-        case .sha1(let hasher): Self.hex(hasher.finalize())
-        case .sha256(let hasher): Self.hex(hasher.finalize())
-        case .sha512(let hasher): Self.hex(hasher.finalize())
+    /// Adds the bytes of `sequence` to the digest.
+    public mutating func update(_ sequence: some Sequence<UInt8>) {
+        let done: Void? = sequence.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        if done == nil {
+            let bytes = Array(sequence)
+            bytes.withUnsafeBytes { update($0) }
         }
+    }
+
+    /// The digest of everything added, lowercase hex; the system's libcrypto refusing the
+    /// algorithm (a FIPS-only configuration refuses MD5) gives a text saying so, which matches
+    /// no digest.
+    public func finalizeHex() -> String {
+        guard let digest = finalize() else { return "(\(algorithm.rawValue) is not available in this system's libcrypto)" }
+        return Self.hex(digest)
+    }
+
+    /// The digest of everything added, or `nil` when libcrypto cannot compute it.
+    public func finalize() -> [UInt8]? {
+        guard let handle = context.handle else { return nil }
+        var out = [UInt8](repeating: 0, count: Int(CCRYPTO_MAX_DIGEST))
+        let length = out.withUnsafeMutableBufferPointer { ccrypto_digest_final(handle, $0.baseAddress) }
+        guard length > 0 else { return nil }
+        return Array(out[0..<length])
     }
 
     private static func hex(_ digest: some Sequence<UInt8>) -> String {

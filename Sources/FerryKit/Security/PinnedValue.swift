@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 extension SecurityPolicy {
@@ -30,7 +29,14 @@ extension SecurityPolicy {
                 throw .input(.invalidOption("--pin \(value): the file holds no PEM certificate or public key"))
             }
             pinnedCertificates += certificates.map(\.text)
-            pinnedPublicKeyHashes += keys.map { "sha256//" + Data(SHA256.hash(data: $0.der)).base64EncodedString() }
+            for key in keys {
+                var hasher = ChecksumHasher(algorithm: .sha256)
+                hasher.update(key.der)
+                guard let digest = hasher.finalize() else {
+                    throw .input(.invalidOption("--pin \(value): this system's libcrypto cannot compute SHA-256"))
+                }
+                pinnedPublicKeyHashes.append("sha256//" + Data(digest).base64EncodedString())
+            }
         }
         if !pinnedCertificates.isEmpty && !pinnedPublicKeyHashes.isEmpty {
             throw .input(.invalidOption("--pin: give public keys or certificates, not both (a certificate pin makes the pinned certificates the only anchors)"))
