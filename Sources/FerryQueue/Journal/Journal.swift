@@ -60,6 +60,17 @@ public final class Journal: Sendable {
         onCorruption policy: CorruptionPolicy = .moveAside,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(QueueError) -> JournalOpening {
+        // One process at a time checks, migrates or sets aside: see `JournalOpeningGate`.
+        try JournalOpeningGate.passing(path, timeout: .seconds(busyTimeout)) { () throws(QueueError) in
+            try openGated(at: path, onCorruption: policy, now: now)
+        }
+    }
+
+    /// `openGated(at:onCorruption:now:)` is `open(at:onCorruption:now:)` once no other
+    /// process opens the journal.
+    private static func openGated(
+        at path: String, onCorruption policy: CorruptionPolicy, now: @escaping @Sendable () -> Date
+    ) throws(QueueError) -> JournalOpening {
         let detail: String
         do {
             let journal = try openChecked(path: path, now: now)
