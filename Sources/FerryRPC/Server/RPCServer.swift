@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 
 /// `RPCServer` serves `POST /jsonrpc` and WebSocket `/jsonrpc` on every endpoint through
 /// Hummingbird and hummingbird-websocket (HTTP/1.1 and WebSocket frames are parsed by the
@@ -41,6 +42,12 @@ public struct RPCServer: Sendable {
             self.webSocketFrameSize = webSocketFrameSize
         }
     }
+
+    /// `eventLoops` is the one event-loop thread every endpoint of this process is served on
+    /// (made at the first server, never shut down). The door carries small requests, and
+    /// aria2 serves its door on one thread too; NIO's shared group would start one thread per
+    /// core, each with its own allocator arenas.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     private let dispatcher: RPCDispatcher
     private let allowOriginAll: Bool
@@ -157,6 +164,7 @@ public struct RPCServer: Sendable {
                 }
                 onListening(endpoint)
             },
+            eventLoopGroupProvider: .shared(RPCServer.eventLoops),
             logger: logger
         )
     }
