@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/xattr.h>
 #include <linux/netlink.h>
@@ -94,4 +95,20 @@ int csystem_terminal_size(int fd, int *columns, int *rows) {
     *columns = size.ws_col;
     *rows = size.ws_row;
     return 0;
+}
+
+extern char __executable_start;
+extern char etext;
+
+long csystem_page_out_program(void) {
+#ifdef MADV_PAGEOUT
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t start = (uintptr_t)&__executable_start & ~(uintptr_t)(page - 1);
+    uintptr_t end = ((uintptr_t)&etext + (uintptr_t)page - 1) & ~(uintptr_t)(page - 1);
+    if (madvise((void *)start, end - start, MADV_PAGEOUT) != 0) return -1;
+    return (long)(end - start);
+#else
+    errno = EINVAL;
+    return -1;
+#endif
 }

@@ -52,4 +52,10 @@ long csystem_netlink_receive(int fd, void *buffer, size_t capacity, uint32_t *se
    errno (ENOTTY when fd is no terminal). */
 int csystem_terminal_size(int fd, int *columns, int *rows);
 
+/* Asks the kernel to drop this program's read-only pages from memory (MADV_PAGEOUT on
+   everything from the start of the executable to the end of its code: headers, read-only
+   data, code). They are clean and file-backed: what is used again is read back from the
+   page cache or the file. Returns the bytes advised, or -1 with errno (EINVAL before Linux 5.4). */
+long csystem_page_out_program(void);
+
 #endif

@@ -55,4 +55,13 @@ public enum SystemCall {
         guard csystem_terminal_size(descriptor, &columns, &rows) == 0, columns > 0 else { return nil }
         return (Int(columns), Int(rows))
     }
+
+    /// `pageOutProgram()` lets the kernel drop the program's start-up pages (its code and
+    /// read-only data: clean, file-backed) from this process's memory, so an engine that runs
+    /// for days does not keep what only its start used; pages used again come back from the
+    /// page cache. Returns whether the kernel took the advice (Linux 5.4 and later).
+    @discardableResult
+    public static func pageOutProgram() -> Bool {
+        csystem_page_out_program() >= 0
+    }
 }

@@ -119,6 +119,8 @@ struct DaemonCommand: AsyncParsableCommand {
         host.serve(engine, secret: secret, tcp: rpc.tcpEndpoints, allowOriginAll: rpc.rpcAllowOriginAll,
                    allowAnyHost: rpc.rpcListenAll, onListening: { endpoint in
                        Console.error("daemon: listening on \(endpoint)")
+                       // Started and answering: what only the start used need not stay resident.
+                       if case .unixSocket = endpoint.address { SystemCall.pageOutProgram() }
                    }, onFailure: { endpoint, error in
                        Console.error("daemon: not listening on \(endpoint): \(error)")
                    }, onEnd: { stop.yield(.serverFailed($0)) })
