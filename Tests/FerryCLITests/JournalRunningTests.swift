@@ -97,4 +97,43 @@ import Testing
         get.signal(SIGINT)
         #expect(get.wait(timeout: .seconds(30))?.exitStatus == 130)
     }
+
+    @Test func ferryStopEndsAGetOfItsOwnAsSIGTERMWouldAndSaysWhatItStopped() throws {
+        // Given a `ferry get` of a slow download running without a daemon.
+        let www = try TemporaryDirectory(worldReadable: true)
+        let state = try TemporaryDirectory()
+        defer { www.remove(); state.remove() }
+        try FileManager.default.createDirectory(at: www.file("slow"), withIntermediateDirectories: true)
+        try Pattern.writeFile(at: www.file("slow/s.bin"), count: 4 << 20, seed: 5)
+        let nginx = try NginxServer.start(root: www.url, extraConfig: "location /slow/ { limit_rate 256k; sendfile_max_chunk 64k; }")
+        defer { nginx.stop() }
+        let stateDirectory = state.file("state").path
+        let out = state.file("out")
+        let get = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
+                                         arguments: ["get", "-d", out.path, nginx.url("/slow/s.bin").absoluteString,
+                                                     "--state-dir", stateDirectory])
+        defer { get.kill() }
+        var listed = ""
+        for _ in 0..<100 where !listed.contains("\trunning\t") {
+            listed = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
+                             timeout: .seconds(30)).stdout
+            usleep(100_000)
+        }
+        #expect(listed.contains("\trunning\t"), "\(listed)")
+
+        // When `ferry stop` is run for its state directory
+        let stop = try run(executable: try ferryExecutableURL().path, arguments: ["stop", "--state-dir", stateDirectory],
+                           timeout: .seconds(90))
+
+        // Then it says that the get stopped (not a daemon), the get ends as SIGTERM ends it, and
+        // the download is paused with its partial file kept.
+        #expect(stop.exitStatus == 0, "\(stop.stderr)")
+        #expect(stop.stderr.contains("ferry get (pid \(get.pid)) stopped; its downloads are paused"), "\(stop.stderr)")
+        #expect(!stop.stderr.contains("daemon"), "\(stop.stderr)")
+        #expect(get.wait(timeout: .seconds(30))?.exitStatus == 128 + SIGTERM)
+        #expect(directoryListing(out).contains("s.bin.part"), "\(directoryListing(out))")
+        let after = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
+                            timeout: .seconds(30)).stdout
+        #expect(after.contains("\tpaused\t"), "\(after)")
+    }
 }

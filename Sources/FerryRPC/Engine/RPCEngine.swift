@@ -24,6 +24,9 @@ public final class RPCEngine: Sendable {
     /// `runsWholeQueue` is false for an engine that runs only its command's own tasks
     /// (`ferry get`); `ferry.engine` says which.
     public let runsWholeQueue: Bool
+    /// `command` names the command hosting this engine (`daemon`, `resume`, `get`), as
+    /// `ferry.engine` says it, so `ferry stop` words what it stopped.
+    public let command: String
     /// `activity` numbers the events a front end follows (`ferry.activity`).
     public let activity = ActivityFeed()
     /// `notifications` carries aria2's notifications (JSON text) to WebSocket clients.
@@ -40,19 +43,20 @@ public final class RPCEngine: Sendable {
     let webSocketClients = Atomic<Int>(0)
     private let shutdown: @Sendable () -> Void
 
-    /// `init(journal:runner:defaultDirectory:maximumConcurrent:runsWholeQueue:onShutdown:)`
-    /// makes the engine (of the whole queue by default) and starts following the runner's
+    /// `init(journal:runner:defaultDirectory:maximumConcurrent:runsWholeQueue:command:onShutdown:)`
+    /// makes the engine (of the whole queue, hosted by `ferry daemon`, by default) and starts following the runner's
     /// progress; `onShutdown` is called (once the
     /// answer is on its way) by `aria2.shutdown` and `aria2.forceShutdown`.
     public init(
         journal: Journal, runner: any QueueRunner, defaultDirectory: String, maximumConcurrent: Int,
-        runsWholeQueue: Bool = true, onShutdown: @escaping @Sendable () -> Void
+        runsWholeQueue: Bool = true, command: String = "daemon", onShutdown: @escaping @Sendable () -> Void
     ) {
         self.journal = journal
         self.runner = runner
         self.defaultDirectory = defaultDirectory
         self.maximumConcurrent = maximumConcurrent
         self.runsWholeQueue = runsWholeQueue
+        self.command = command
         self.shutdown = onShutdown
         digest = QueueDigest(journal: journal)
         live = LiveProgress()

@@ -22,12 +22,13 @@ public enum FerryMethods {
         RPCMethod("ferry.engine", engine),
     ]
 
-    /// `engine()`: what this engine is, `{"pid": N, "runs": "queue"}` for an engine that runs
-    /// the whole queue (a daemon, `ferry resume`) or `"runs": "own-tasks"` for one that runs
-    /// only the tasks its command gave it (`ferry get`): a task added there waits for the
-    /// next engine that runs the queue.
+    /// `engine()`: what this engine is, `{"pid": N, "runs": "queue", "command": "daemon"}`
+    /// for an engine that runs the whole queue (a daemon, `ferry resume`) or
+    /// `"runs": "own-tasks"` for one that runs only the tasks its command gave it
+    /// (`ferry get`): a task added there waits for the next engine that runs the queue.
     @Sendable static func engine(_ call: RPCCall) throws(RPCError) -> JSONValue {
-        ["pid": .integer(Int64(getpid())), "runs": .string(call.engine.runsWholeQueue ? "queue" : "own-tasks")]
+        ["pid": .integer(Int64(getpid())), "runs": .string(call.engine.runsWholeQueue ? "queue" : "own-tasks"),
+         "command": .string(call.engine.command)]
     }
 
     /// `add(tasks)`: every `TaskRequest` checked, then all inserted in one transaction, in

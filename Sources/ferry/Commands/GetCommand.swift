@@ -205,7 +205,7 @@ struct GetCommand: AsyncParsableCommand {
         // limit act at once); it runs only its own downloads (`ferry.engine`), and `ferry stop`
         // ends it as SIGTERM does.
         journal.host.serve(RPCEngine(journal: journal.journal, runner: scheduler, defaultDirectory: directory.path,
-                                     maximumConcurrent: configuration.maximumConcurrent, runsWholeQueue: false,
+                                     maximumConcurrent: configuration.maximumConcurrent, runsWholeQueue: false, command: "get",
                                      onShutdown: { interrupt(SIGTERM) }))
         await scheduler.run(untilIdle: true)
         await journal.host.closeDoor()

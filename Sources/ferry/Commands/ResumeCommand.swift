@@ -88,7 +88,7 @@ struct ResumeCommand: AsyncParsableCommand {
         // UI or an aria2 client reach it as a daemon; `ferry stop` (aria2.shutdown) stops it
         // as SIGTERM does.
         host.serve(RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory.path,
-                             maximumConcurrent: limits.maxConcurrent, onShutdown: { stop(SIGTERM) }))
+                             maximumConcurrent: limits.maxConcurrent, command: "resume", onShutdown: { stop(SIGTERM) }))
         let running = await scheduler.startRunning(untilIdle: true)
         // A signal that came before the run began found nothing to stop.
         if interruption.signal != nil { await scheduler.stop() }

@@ -24,25 +24,41 @@ struct StopCommand: AsyncParsableCommand {
     /// `stop(_:)` asks the daemon of `stateDirectory` to stop and waits until it let the
     /// queue go, saying so; throws an exit status when no daemon runs or it does not stop.
     static func stop(_ stateDirectory: StateDirectory) async throws {
+        let socket = stateDirectory.controlSocketPath
+        // Which command hosts the engine, for the words: a daemon, or a ferry get or resume.
+        let engine = try? await ControlClient.call(socketPath: socket, method: "ferry.engine")
+        let stopped = Self.stoppedMessage(command: engine?.objectValue?["command"]?.stringValue,
+                                          pid: engine?.objectValue?["pid"]?.integerValue)
         do {
-            _ = try await ControlClient.call(socketPath: stateDirectory.controlSocketPath, method: "aria2.shutdown")
+            _ = try await ControlClient.call(socketPath: socket, method: "aria2.shutdown")
         } catch .noDaemon {
             Console.error("no ferry daemon runs for \(stateDirectory.path)")
             throw ExitStatus.transferFailed
         } catch {
-            Console.error("the daemon did not take the request: \(error)")
+            Console.error("the engine did not take the request: \(error)")
             throw ExitStatus.transferFailed
         }
         let deadline = ContinuousClock.now.advanced(by: StopCommand.stopTimeout)
         while ContinuousClock.now < deadline {
             if let lock = try? EngineLock.acquire(at: stateDirectory.lockPath) {
                 lock.release()
-                Console.error("daemon stopped")
+                Console.error(stopped)
                 return
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
-        Console.error("the daemon was asked to stop but still holds the queue after \(StopCommand.stopTimeout)")
+        Console.error("the engine was asked to stop but still holds the queue after \(StopCommand.stopTimeout)")
         throw ExitStatus.transferFailed
+    }
+
+    /// `stoppedMessage(command:pid:)` says what stopped: the daemon, or the `ferry get` or
+    /// `ferry resume` that ran the engine, and what became of their transfers.
+    static func stoppedMessage(command: String?, pid: Int64?) -> String {
+        let process = pid.map { " (pid \($0))" } ?? ""
+        switch command {
+        case "get": return "ferry get\(process) stopped; its downloads are paused, their partial files kept (run the same command again to resume)"
+        case "resume": return "ferry resume\(process) stopped; unfinished transfers stay queued"
+        default: return "daemon stopped"
+        }
     }
 }
