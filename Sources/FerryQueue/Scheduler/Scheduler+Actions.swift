@@ -35,6 +35,22 @@ extension Scheduler {
         return moved
     }
 
+    /// `adopt(_:)` has a scheduler that runs only its command's own tasks run `ids` too (the
+    /// downloads of another `ferry get` of the same queue, queued already), from now until
+    /// they end, as its own. Returns `false` when this run is ending or over (the caller then
+    /// runs them itself once this engine has let the queue go); a scheduler of the whole queue
+    /// runs them anyway and returns `true`.
+    public func adopt(_ ids: [TaskID]) -> Bool {
+        guard case .running = phase else { return false }
+        guard let only = configuration.onlyTasks else { return true }
+        adopted.formUnion(ids)
+        configuration.onlyTasks = only.union(ids)
+        runnable = Journal.RunnableFilter(only: configuration.onlyTasks)
+        dropUpcoming()
+        fill()
+        return true
+    }
+
     /// `retry(_:)` queues failed tasks again from their first mirror, and starts tasks
     /// waiting for a retry at once; returns the tasks concerned.
     @discardableResult

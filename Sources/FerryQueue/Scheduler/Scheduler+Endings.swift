@@ -177,7 +177,8 @@ extension Scheduler {
             return
         }
         failures.record(id, state == .failed || state == .paused ? decision.failure : nil)
-        switch state {
+        // An adopted task (another command's) ends in that command's summary, not this run's.
+        switch adopted.contains(id) ? nil : state {
         case .done: summary.completed += 1
         case .failed:
             summary.failed += 1

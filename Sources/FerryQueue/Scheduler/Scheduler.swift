@@ -79,8 +79,12 @@ public actor Scheduler {
     /// after it; `nil` (read from the head) once `upcoming` is dropped. A task queued again
     /// elsewhere moves the revision, and the next poll drops both (as `run` does at its start).
     var readFrontier: Journal.QueuePlace?
-    /// `runnable` is which queued tasks this scheduler may run (`SchedulerConfiguration.onlyTasks`).
-    let runnable: Journal.RunnableFilter
+    /// `runnable` is which queued tasks this scheduler may run (`SchedulerConfiguration.onlyTasks`,
+    /// and the tasks it adopted since).
+    var runnable: Journal.RunnableFilter
+    /// `adopted` are the tasks another command handed to this scheduler of one command's own
+    /// tasks (`adopt(_:)`): another `ferry get` of the same queue.
+    public internal(set) var adopted: Set<TaskID> = []
     /// `endings` are ended attempts not yet recorded; `concludeEndings()` records them together.
     var endings: [Ending] = []
     /// `concludeQueued` is true while a call of `concludeEndings()` is due (queued, or at the

@@ -39,6 +39,9 @@ public final class JournalRunner: QueueRunner {
 
     public func optionsChanged(_ ids: [TaskID]) async {}
 
+    /// No engine runs here: nothing is run now.
+    public func adopt(_ ids: [TaskID]) async -> Bool { false }
+
     public func resume(_ ids: [TaskID]) async throws(QueueError) -> [TaskID] {
         try requeue(ids, from: [.paused, .failed])
     }

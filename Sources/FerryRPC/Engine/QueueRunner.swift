@@ -38,6 +38,9 @@ public protocol QueueRunner: Sendable {
     func setOverallLimits(download: Int64??, upload: Int64??) async throws(QueueError)
     /// `setMaxDownloadLimit(_:for:)` records a task's own cap and applies it.
     func setMaxDownloadLimit(_ limit: Int64?, for id: TaskID) async throws(QueueError)
+    /// `adopt(_:)` runs queued tasks of another command now (an engine of one `ferry get`
+    /// takes another's); `false` when it cannot (no engine runs them, or its run is ending).
+    func adopt(_ ids: [TaskID]) async -> Bool
 }
 
 extension Scheduler: QueueRunner {}

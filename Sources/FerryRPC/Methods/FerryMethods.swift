@@ -20,6 +20,7 @@ public enum FerryMethods {
         RPCMethod("ferry.purge", purge),
         RPCMethod("ferry.move", move),
         RPCMethod("ferry.engine", engine),
+        RPCMethod("ferry.adopt", adopt),
     ]
 
     /// `engine()`: what this engine is, `{"pid": N, "runs": "queue", "command": "daemon"}`
@@ -61,6 +62,17 @@ public enum FerryMethods {
         let engine = call.engine
         let moved = try await engine.runnerCall { () async throws(QueueError) in try await engine.runner.resume(wanted) }
         return try report(call, tasks, changed: Set(moved))
+    }
+
+    /// `adopt(tasks)`: this engine runs the named queued tasks now, as its own (an engine of
+    /// one `ferry get` takes the downloads of another `ferry get` of the same queue); answers
+    /// `true`, or `false` when it cannot (no engine runs here, or its run is ending: the
+    /// caller runs them itself once the queue is free). An engine of the whole queue runs
+    /// them anyway.
+    @Sendable static func adopt(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        let tasks = try call.taskSet(0)
+        let wanted = try call.engine.ids(tasks, in: [.queued])
+        return .bool(await call.engine.runner.adopt(wanted))
     }
 
     /// `retry(tasks)`: failed tasks queued again from their first mirror; a task named that

@@ -74,11 +74,39 @@ struct DaemonClient {
 }
 
 extension DaemonClient {
+    /// `Engine` is what `ferry.engine` says of the engine answering.
+    struct Engine {
+        /// `runsWholeQueue` is false for a `ferry get`'s engine, which runs only the
+        /// downloads it was given (its own, and those it adopts); true for a daemon or a
+        /// `ferry resume`.
+        var runsWholeQueue = true
+        /// `name` is how messages name it: "the daemon", or "ferry get (pid N)".
+        var name = "the daemon"
+    }
+
+    /// `engine()` asks the engine answering what it is; `nil` when none answers. An engine
+    /// that does not say is taken for a daemon; a listener that is not the user's is said and
+    /// ends the command (`attempt(_:_:)`).
+    func engine() async throws -> Engine? {
+        let answer: JSONValue
+        do {
+            guard case .success(let result) = try await attempt("ferry.engine") else { return Engine() }
+            answer = result
+        } catch is Absent {
+            return nil
+        }
+        var engine = Engine()
+        engine.runsWholeQueue = answer.objectValue?["runs"]?.stringValue != "own-tasks"
+        if answer.objectValue?["command"]?.stringValue == "get" {
+            engine.name = "ferry get" + (answer.objectValue?["pid"]?.integerValue.map { " (pid \($0))" } ?? "")
+        }
+        return engine
+    }
+
     /// `runsWholeQueue()` is false when the engine answering is a `ferry get`'s, which runs
-    /// only its own downloads (`ferry.engine`); true for a daemon or a `ferry resume`.
+    /// only the downloads it was given (`ferry.engine`); true for a daemon or a `ferry resume`.
     func runsWholeQueue() async -> Bool {
-        guard case .success(let answer) = try? await attempt("ferry.engine") else { return true }
-        return answer.objectValue?["runs"]?.stringValue != "own-tasks"
+        ((try? await engine()) ?? nil)?.runsWholeQueue ?? true
     }
 
     /// `acting(on:_:)` runs `body` with the daemon of `state`'s directory when one runs and

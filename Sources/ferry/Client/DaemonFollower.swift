@@ -36,6 +36,12 @@ final class DaemonFollower {
     }
 
     private let daemon: DaemonClient
+    /// `journal` is read for the tasks' last states when the engine stops answering: an
+    /// engine that ends right after the run's last task (another `ferry get` whose own
+    /// downloads had ended) has recorded how it ended.
+    private let journal: Journal?
+    /// `host` names the engine in messages: "the daemon", or "ferry get (pid N)".
+    private let host: String
     private let reporter: Reporter
     private let jobs: [TaskID: Reporter.Job]
     private var pending: [TaskID: Tracked]
@@ -48,8 +54,10 @@ final class DaemonFollower {
     private static let keys: JSONValue = ["status", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed",
                                           "files", "errorCode", "errorMessage"]
 
-    init(daemon: DaemonClient, reporter: Reporter, jobs: [TaskID: Reporter.Job]) {
+    init(daemon: DaemonClient, journal: Journal? = nil, host: String = "the daemon", reporter: Reporter, jobs: [TaskID: Reporter.Job]) {
         self.daemon = daemon
+        self.journal = journal
+        self.host = host
         self.reporter = reporter
         self.jobs = jobs
         pending = jobs.mapValues { _ in Tracked() }
@@ -73,6 +81,7 @@ final class DaemonFollower {
                                                           params: [.array(calls)])
                 answers = result.arrayValue ?? []
             } catch {
+                if settleFromJournal() { break }
                 return .lost("\(error)")
             }
             for (id, answer) in zip(ids, answers) {
@@ -123,6 +132,26 @@ final class DaemonFollower {
         }
     }
 
+    /// `settleFromJournal()` ends the tasks left as the journal recorded them (done or
+    /// failed) once the engine no longer answers, and returns whether none is left; a task the
+    /// journal does not show ended leaves the run lost.
+    private func settleFromJournal() -> Bool {
+        guard let journal else { return false }
+        for id in pending.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
+            guard let record = try? journal.task(id) else { return false }
+            switch record.state {
+            case .done:
+                end(id, .done, path: record.finalPath)
+            case .failed:
+                summary.note(Aria2ErrorCode.kind(of: Aria2ErrorCode.unknown))
+                end(id, .failed, error: record.lastError ?? "failed")
+            default:
+                return false
+            }
+        }
+        return pending.isEmpty
+    }
+
     /// `noteWaiting()` says once, after `quietPollsBeforeNote` polls with none of the run's
     /// tasks started or ended, that the daemon runs other transfers first (its limits are
     /// taken): a run that says nothing for long looks stuck.
@@ -135,7 +164,7 @@ final class DaemonFollower {
         } else {
             quietPolls = nil
             reporter.clearLine()
-            Console.error("waiting: the daemon running this queue is at its limits with other transfers (ferry list shows them)")
+            Console.error("waiting: \(host) running this queue is at its limits with other transfers (ferry list shows them)")
         }
     }
 

@@ -2,15 +2,26 @@ import FerryQueue
 import FerryRPC
 import Foundation
 
+/// `Handoff` is how handing a run's downloads to the engine running the queue went.
+enum Handoff {
+    /// The engine ran them; the run's output and status were given.
+    case handled
+    /// No engine that can take them answers (the lock is held by something else).
+    case refused
+    /// The engine of another `ferry get` was ending: the downloads are queued, for this run
+    /// to run itself once the queue is free.
+    case ending
+}
+
 extension GetCommand {
-    /// `getThroughDaemon(_:)` hands the downloads to the daemon running the queue and follows
-    /// them to their end with the same output and exit status as a run of its own; Ctrl-C
-    /// pauses them (their partial files kept) and exits 130. Returns `false` when no daemon
-    /// runs the queue (another engine holds it).
-    func getThroughDaemon(_ request: GetRequest) async throws -> Bool {
+    /// `getThroughDaemon(_:)` hands the downloads to the engine running the queue (a daemon,
+    /// a `ferry resume`, or another `ferry get`, whose engine adopts them) and follows them to
+    /// their end with the same output and exit status as a run of its own; Ctrl-C pauses them
+    /// (their partial files kept) and exits 130.
+    func getThroughDaemon(_ request: GetRequest) async throws -> Handoff {
         let environment = ProcessInfo.processInfo.environment
         guard let directory = try? StateDirectory.prepare(argument: stateDir, environment: environment),
-              let daemon = DaemonClient(directory), await daemon.runsWholeQueue() else { return false }
+              let daemon = DaemonClient(directory), let engine = try await daemon.engine() else { return .refused }
         let journal = try QueueAccess.open(directory, policy: .fail)
         defer { try? journal.close() }
         let bandwidth = request.options.limits.bandwidth
@@ -18,21 +29,22 @@ extension GetCommand {
         do {
             budget = try await DaemonRunBudget.apply(bandwidth, on: daemon)
         } catch is DaemonClient.Absent {
-            return false
+            return .refused
         }
         do {
-            let handled = try await follow(request, daemon: daemon, journal: journal, bandwidth: bandwidth)
+            let handoff = try await follow(request, daemon: daemon, engine: engine, journal: journal, bandwidth: bandwidth)
             await budget.restore()
-            return handled
+            return handoff
         } catch {
             await budget.restore()
             throw error
         }
     }
 
-    /// `follow(_:daemon:journal:bandwidth:)` is `getThroughDaemon(_:)` once this run's budget
-    /// is in force: the downloads handed to the daemon and followed to their end.
-    private func follow(_ request: GetRequest, daemon: DaemonClient, journal: Journal, bandwidth: BandwidthOptions) async throws -> Bool {
+    /// `follow(_:daemon:engine:journal:bandwidth:)` is `getThroughDaemon(_:)` once this run's
+    /// budget is in force: the downloads handed to the engine and followed to their end.
+    private func follow(_ request: GetRequest, daemon: DaemonClient, engine: DaemonClient.Engine, journal: Journal,
+                        bandwidth: BandwidthOptions) async throws -> Handoff {
         let interruption = Interruption()
         let trap = SignalTrap.install { interruption.record($0) }
         defer { trap.cancel() }
@@ -40,12 +52,17 @@ extension GetCommand {
         do {
             plan = try await GetPlan.make(request, store: DaemonDownloads(journal: journal, daemon: daemon, retries: request.options.retries))
         } catch is DaemonClient.Absent {
-            return false
+            return .refused
         } catch {
             throw GetPlan.fail(error)
         }
+        if !engine.runsWholeQueue, !plan.jobs.isEmpty {
+            // Another get's engine runs only the downloads it was given: it adopts these.
+            let ids = TaskSet.ids(plan.jobs.keys.sorted { $0.rawValue < $1.rawValue })
+            guard case .success(.bool(true)) = try await daemon.attempt("ferry.adopt", [ids.json]) else { return .ending }
+        }
         if request.options.verbose {
-            Console.error("note: the daemon running this queue makes the requests: -v cannot show their heads (ferry stop, then run again)")
+            Console.error("note: \(engine.name) running this queue makes the requests: -v cannot show their heads (ferry stop, then run again)")
         }
         let style = Reporter.Style(json: request.options.json)
         if !plan.jobs.isEmpty, let note = bandwidth.keptLimitNote(journal: journal) { Console.error(note) }
@@ -54,13 +71,14 @@ extension GetCommand {
         }
         guard plan.announce(style: style) else {
             if let status = request.finalStatus(0) { throw status }
-            return true
+            return .handled
         }
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
-        let outcome = await DaemonFollower(daemon: daemon, reporter: reporter, jobs: plan.jobs).run(interruption: interruption)
+        let outcome = await DaemonFollower(daemon: daemon, journal: journal, host: engine.name, reporter: reporter, jobs: plan.jobs)
+            .run(interruption: interruption)
         reporter.clearLine()
         if case .lost(let why) = outcome {
-            Console.error("the daemon stopped answering (\(why)); the downloads stay in its queue")
+            Console.error("\(engine.name) stopped answering (\(why)); the downloads stay in its queue")
             throw ExitStatus.transferFailed
         }
         // Interrupted, even after the last task ended, as a run of its own would say.
@@ -71,7 +89,7 @@ extension GetCommand {
         if case .ended(let summary) = outcome, let status = request.finalStatus(summary.exitStatus) {
             throw status
         }
-        return true
+        return .handled
     }
 
     /// `connectionCapNote(_:_:)` says what caps `-x N` when the daemon runs fewer connections

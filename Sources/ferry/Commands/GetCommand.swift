@@ -135,16 +135,23 @@ struct GetCommand: AsyncParsableCommand {
         do throws(QueueError) {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
         } catch {
-            // A daemon running the queue takes the downloads; another engine running it is a
-            // usage error; a state directory or journal that cannot be used (read-only, full,
-            // ...) is a local file error.
-            if case .lock(.heldByAnotherProcess) = error {
-                if trustManager != nil {
-                    Console.error("note: if a daemon runs this queue, it checks TLS with its own --trust rules, not this command's")
-                }
-                if try await getThroughDaemon(request) { return }
+            // The engine running the queue (a daemon, or another ferry get) takes the
+            // downloads; an engine that cannot is a usage error; a state directory or journal
+            // that cannot be used (read-only, full, ...) is a local file error.
+            guard case .lock(.heldByAnotherProcess) = error else { throw QueueAccess.fail(error) }
+            if trustManager != nil {
+                Console.error("note: the engine running this queue checks TLS with its own --trust rules, not this command's")
             }
-            throw QueueAccess.fail(error)
+            switch try await getThroughDaemon(request) {
+            case .handled:
+                return
+            case .refused:
+                throw QueueAccess.fail(error)
+            case .ending:
+                // The other get's engine was ending: its downloads are queued, and this run
+                // takes them as an earlier run's once that engine has let the queue go.
+                journal = try await Self.openOnceFree(stateDirectory: stateDir, environment: environment)
+            }
         }
         let plan: GetPlan
         do {
@@ -196,9 +203,22 @@ struct GetCommand: AsyncParsableCommand {
         let ids = Array(plan.jobs.keys)
         let interrupt: @Sendable (Int32) -> Void = { signal in
             // Every running transfer checkpoints and keeps its .part; the tasks are paused, so
-            // no other engine takes them before this command is run again.
-            guard interruption.record(signal) else { return }
-            Task { await scheduler.pause(ids) }
+            // no other engine takes them before this command is run again. The downloads
+            // another ferry get handed to this engine (adopted) go on after a first Ctrl-C,
+            // until they end or a second signal (or ferry stop, SIGTERM) pauses them too.
+            let first = interruption.record(signal)
+            Task {
+                let adopted = await scheduler.adopted.sorted { $0.rawValue < $1.rawValue }
+                if first && signal == SIGINT {
+                    await scheduler.pause(ids)
+                    if !adopted.isEmpty {
+                        reporter.clearLine()
+                        Console.error("paused; the downloads another ferry get gave this one go on until they end (Ctrl-C again pauses them too)")
+                    }
+                } else {
+                    await scheduler.pause(ids + adopted)
+                }
+            }
         }
         let trap = SignalTrap.install(interrupt)
         // This engine answers on control.sock too (ferry list shows its live speed; pause and
@@ -226,6 +246,25 @@ struct GetCommand: AsyncParsableCommand {
             throw ExitStatus.localFile
         }
         throw request.finalStatus(summary.exitStatus) ?? ExitStatus.success
+    }
+}
+
+extension GetCommand {
+    /// `freeQueueWait` is how long a run waits for an ending engine to let the queue go.
+    static let freeQueueWait: Duration = .seconds(30)
+
+    /// `openOnceFree(stateDirectory:environment:)` opens the journal under the engine lock
+    /// once the engine holding it has let it go (at most `freeQueueWait`).
+    static func openOnceFree(stateDirectory: String?, environment: [String: String]) async throws -> DownloadJournal {
+        let deadline = ContinuousClock.now + freeQueueWait
+        while true {
+            do throws(QueueError) {
+                return try DownloadJournal.open(stateDirectory: stateDirectory, environment: environment)
+            } catch {
+                guard case .lock(.heldByAnotherProcess) = error, ContinuousClock.now < deadline else { throw QueueAccess.fail(error) }
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
     }
 }
 
