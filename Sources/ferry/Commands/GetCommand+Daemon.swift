@@ -60,6 +60,7 @@ extension GetCommand {
             // Another get's engine runs only the downloads it was given: it adopts these.
             let ids = TaskSet.ids(plan.jobs.keys.sorted { $0.rawValue < $1.rawValue })
             guard case .success(.bool(true)) = try await daemon.attempt("ferry.adopt", [ids.json]) else { return .ending }
+            Console.error("note: \(engine.name) runs this queue: its engine runs these downloads too (Ctrl-C here pauses them)")
         }
         if request.options.verbose {
             Console.error("note: \(engine.name) running this queue makes the requests: -v cannot show their heads (ferry stop, then run again)")
