@@ -30,22 +30,23 @@ import Testing
             state.remove()
         }
 
+        /// `get(_:into:)` starts `ferry get --json` (progress events on stdout) of `path`.
         func get(_ path: String, into directory: String) throws -> ChildProcess {
             try ChildProcess.spawn(executable: try ferryExecutableURL().path,
-                                   arguments: ["get", "-d", state.file(directory).path, nginx.url(path).absoluteString,
+                                   arguments: ["get", "--json", "-d", state.file(directory).path, nginx.url(path).absoluteString,
                                                "--state-dir", stateDirectory])
         }
 
-        /// `waitForRunning(_:)` reads `ferry list` until `count` rows read running (bounded).
-        func waitForRunning(_ count: Int) throws -> String {
-            var listed = ""
-            for _ in 0..<200 where listed.components(separatedBy: "\trunning\t").count - 1 < count {
-                listed = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
-                                 timeout: .seconds(30)).stdout
-                usleep(50_000)
-            }
-            return listed
+        /// `list()` is `ferry list`'s output.
+        func list() throws -> String {
+            try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
+                    timeout: .seconds(30)).stdout
         }
+    }
+
+    /// `transferring(_:)` waits until `get` reports progress (its download runs).
+    static func transferring(_ get: ChildProcess) -> Bool {
+        get.waitForOutput(timeout: .seconds(60)) { String(decoding: $0, as: UTF8.self).contains("\"event\":\"progress\"") }
     }
 
     @Test func aSecondGetOfTheQueueHandsItsDownloadToTheFirstAndEndsAsARunOfItsOwn() throws {
@@ -54,7 +55,7 @@ import Testing
         defer { fixture.stop() }
         let first = try fixture.get("/slow/a.bin", into: "one")
         defer { first.kill() }
-        #expect(try fixture.waitForRunning(1).contains("\trunning\t"))
+        #expect(Self.transferring(first))
 
         // When a second `ferry get` of another file is run for the same queue
         let second = try fixture.get("/b.bin", into: "two")
@@ -78,10 +79,11 @@ import Testing
         defer { fixture.stop() }
         let first = try fixture.get("/slow/a.bin", into: "one")
         defer { first.kill() }
-        #expect(try fixture.waitForRunning(1).contains("\trunning\t"))
+        #expect(Self.transferring(first))
         let second = try fixture.get("/slow/b.bin", into: "two")
         defer { second.kill() }
-        let both = try fixture.waitForRunning(2)
+        #expect(Self.transferring(second))
+        let both = try fixture.list()
         #expect(both.components(separatedBy: "\trunning\t").count - 1 == 2, "\(both)")
 
         // When the first is interrupted (Ctrl-C)

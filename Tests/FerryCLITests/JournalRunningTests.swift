@@ -110,15 +110,12 @@ import Testing
         let stateDirectory = state.file("state").path
         let out = state.file("out")
         let get = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
-                                         arguments: ["get", "-d", out.path, nginx.url("/slow/s.bin").absoluteString,
+                                         arguments: ["get", "--json", "-d", out.path, nginx.url("/slow/s.bin").absoluteString,
                                                      "--state-dir", stateDirectory])
         defer { get.kill() }
-        var listed = ""
-        for _ in 0..<100 where !listed.contains("\trunning\t") {
-            listed = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
+        #expect(get.waitForOutput(timeout: .seconds(60)) { String(decoding: $0, as: UTF8.self).contains("\"event\":\"progress\"") })
+        let listed = try run(executable: try ferryExecutableURL().path, arguments: ["list", "--state-dir", stateDirectory],
                              timeout: .seconds(30)).stdout
-            usleep(100_000)
-        }
         #expect(listed.contains("\trunning\t"), "\(listed)")
 
         // When `ferry stop` is run for its state directory
