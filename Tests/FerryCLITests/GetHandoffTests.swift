@@ -15,11 +15,11 @@ import Testing
         let nginx: NginxServer
         var stateDirectory: String { state.file("state").path }
 
-        init(secondSize: Int, secondSlow: Bool) throws {
+        init(firstSize: Int = 4 << 20, secondSize: Int, secondSlow: Bool) throws {
             www = try TemporaryDirectory(worldReadable: true)
             state = try TemporaryDirectory()
             try FileManager.default.createDirectory(at: www.file("slow"), withIntermediateDirectories: true)
-            try Pattern.writeFile(at: www.file("slow/a.bin"), count: 4 << 20, seed: 11)
+            try Pattern.writeFile(at: www.file("slow/a.bin"), count: firstSize, seed: 11)
             try Pattern.writeFile(at: www.file(secondSlow ? "slow/b.bin" : "b.bin"), count: secondSize, seed: 12)
             nginx = try NginxServer.start(root: www.url, extraConfig: "location /slow/ { limit_rate 256k; sendfile_max_chunk 64k; }")
         }
@@ -99,5 +99,30 @@ import Testing
         let said = ended?.stderr ?? ""
         #expect(said.contains("the downloads another ferry get gave this one go on until they end"), "\(said)")
         #expect(directoryListing(fixture.state.file("one")).contains("a.bin.part"))
+    }
+
+    @Test func aFirstGetWhoseOwnDownloadEndedSaysItGoesOnWithTheSecondsAndEndsWithThem() throws {
+        // Given a `ferry get` of a short slow download, and a second get of a longer one adopted by its engine
+        let fixture = try Fixture(firstSize: 3 << 19, secondSize: 3 << 20, secondSlow: true)
+        defer { fixture.stop() }
+        let first = try fixture.get("/slow/a.bin", into: "one")
+        defer { first.kill() }
+        #expect(Self.transferring(first))
+        let second = try fixture.get("/slow/b.bin", into: "two")
+        defer { second.kill() }
+        #expect(Self.transferring(second))
+
+        // When the first's own download ends, then the second's
+        let result = second.wait(timeout: .seconds(90))
+        let ended = first.wait(timeout: .seconds(30))
+
+        // Then the first said that it goes on with the second's download, and both end with 0
+        // and their files byte-exact.
+        #expect(result?.exitStatus == 0, "\(result?.stderr ?? "timed out")")
+        #expect(ended?.exitStatus == 0, "\(ended?.stderr ?? "timed out")")
+        let said = ended?.stderr ?? ""
+        #expect(said.contains("done here; 1 download another ferry get gave this one still run"), "\(said)")
+        #expect(try SHA256Hex.of(file: fixture.state.file("one/a.bin")) == SHA256Hex.of(file: fixture.www.file("slow/a.bin")))
+        #expect(try SHA256Hex.of(file: fixture.state.file("two/b.bin")) == SHA256Hex.of(file: fixture.www.file("slow/b.bin")))
     }
 }

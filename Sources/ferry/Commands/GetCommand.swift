@@ -3,6 +3,7 @@ import FerryKit
 import FerryQueue
 import FerryRPC
 import Foundation
+import Synchronization
 
 /// `GetCommand` is `ferry get URL...`: download now, headless, and exit when done.
 struct GetCommand: AsyncParsableCommand {
@@ -201,6 +202,7 @@ struct GetCommand: AsyncParsableCommand {
         let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)
+        Self.noteAdoptedLeft(scheduler, journal: journal.journal, own: Set(ids), reporter: reporter, interruption: interruption)
         let interrupt: @Sendable (Int32) -> Void = { signal in
             // Every running transfer checkpoints and keeps its .part; the tasks are paused, so
             // no other engine takes them before this command is run again. The downloads
@@ -250,6 +252,29 @@ struct GetCommand: AsyncParsableCommand {
 }
 
 extension GetCommand {
+    /// `noteAdoptedLeft(_:journal:own:reporter:interruption:)` says, once this run's own
+    /// downloads have ended, that it goes on with the ones another `ferry get` gave it (a run
+    /// that has said "saved" and does not exit looks stuck); nothing when none is left or the
+    /// run was interrupted (that says so itself).
+    static func noteAdoptedLeft(_ scheduler: Scheduler, journal: Journal, own: Set<TaskID>, reporter: Reporter,
+                                interruption: Interruption) {
+        let pending = Mutex(own)
+        scheduler.observe { event in
+            // A download queued again (a retry) has not ended.
+            guard case .ended(let id, let state, _, _) = event, state != .queued else { return }
+            let allEnded = pending.withLock { left in left.remove(id) != nil && left.isEmpty }
+            guard allEnded else { return }
+            Task {
+                let adopted = await scheduler.adopted
+                guard interruption.signal == nil, !adopted.isEmpty,
+                      let states = try? journal.states(of: adopted),
+                      case let left = states.values.filter({ $0 == .queued || $0 == .running }).count, left > 0 else { return }
+                reporter.clearLine()
+                Console.error("done here; \(left) download\(left == 1 ? "" : "s") another ferry get gave this one still run: it ends with them (ferry list shows them)")
+            }
+        }
+    }
+
     /// `freeQueueWait` is how long a run waits for an ending engine to let the queue go.
     static let freeQueueWait: Duration = .seconds(30)
 
