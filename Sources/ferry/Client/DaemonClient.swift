@@ -80,8 +80,15 @@ extension DaemonClient {
         /// downloads it was given (its own, and those it adopts); true for a daemon or a
         /// `ferry resume`.
         var runsWholeQueue = true
+        /// `command` hosts it: `daemon`, `resume` or `get` (`daemon` when it does not say).
+        var command = "daemon"
+        /// `pid` is its process, when it says.
+        var pid: Int64?
+
         /// `name` is how messages name it: "the daemon", or "ferry get (pid N)".
-        var name = "the daemon"
+        var name: String {
+            command == "get" ? "ferry get" + (pid.map { " (pid \($0))" } ?? "") : "the daemon"
+        }
     }
 
     /// `engine()` asks the engine answering what it is; `nil` when none answers. An engine
@@ -95,12 +102,9 @@ extension DaemonClient {
         } catch is Absent {
             return nil
         }
-        var engine = Engine()
-        engine.runsWholeQueue = answer.objectValue?["runs"]?.stringValue != "own-tasks"
-        if answer.objectValue?["command"]?.stringValue == "get" {
-            engine.name = "ferry get" + (answer.objectValue?["pid"]?.integerValue.map { " (pid \($0))" } ?? "")
-        }
-        return engine
+        let fields = answer.objectValue
+        return Engine(runsWholeQueue: fields?["runs"]?.stringValue != "own-tasks", command: fields?["command"]?.stringValue ?? "daemon",
+                      pid: fields?["pid"]?.integerValue)
     }
 
     /// `runsWholeQueue()` is false when the engine answering is a `ferry get`'s, which runs

@@ -39,7 +39,7 @@ final class DaemonFollower {
     /// `journal` is read for the tasks' last states when the engine stops answering: an
     /// engine that ends right after the run's last task (another `ferry get` whose own
     /// downloads had ended) has recorded how it ended.
-    private let journal: Journal?
+    private let journal: Journal
     /// `host` names the engine in messages: "the daemon", or "ferry get (pid N)".
     private let host: String
     private let reporter: Reporter
@@ -54,7 +54,7 @@ final class DaemonFollower {
     private static let keys: JSONValue = ["status", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed",
                                           "files", "errorCode", "errorMessage"]
 
-    init(daemon: DaemonClient, journal: Journal? = nil, host: String = "the daemon", reporter: Reporter, jobs: [TaskID: Reporter.Job]) {
+    init(daemon: DaemonClient, journal: Journal, host: String, reporter: Reporter, jobs: [TaskID: Reporter.Job]) {
         self.daemon = daemon
         self.journal = journal
         self.host = host
@@ -136,7 +136,6 @@ final class DaemonFollower {
     /// failed) once the engine no longer answers, and returns whether none is left; a task the
     /// journal does not show ended leaves the run lost.
     private func settleFromJournal() -> Bool {
-        guard let journal else { return false }
         for id in pending.keys.sorted(by: { $0.rawValue < $1.rawValue }) {
             guard let record = try? journal.task(id) else { return false }
             switch record.state {

@@ -26,9 +26,9 @@ struct StopCommand: AsyncParsableCommand {
     static func stop(_ stateDirectory: StateDirectory) async throws {
         let socket = stateDirectory.controlSocketPath
         // Which command hosts the engine, for the words: a daemon, or a ferry get or resume.
-        let engine = try? await ControlClient.call(socketPath: socket, method: "ferry.engine")
-        let stopped = Self.stoppedMessage(command: engine?.objectValue?["command"]?.stringValue,
-                                          pid: engine?.objectValue?["pid"]?.integerValue)
+        // A listener that is not the user's is said, and nothing is sent to it (`attempt`).
+        let engine = try await DaemonClient(stateDirectory)?.engine()
+        let stopped = Self.stoppedMessage(engine)
         do {
             _ = try await ControlClient.call(socketPath: socket, method: "aria2.shutdown")
         } catch .noDaemon {
@@ -51,13 +51,12 @@ struct StopCommand: AsyncParsableCommand {
         throw ExitStatus.transferFailed
     }
 
-    /// `stoppedMessage(command:pid:)` says what stopped: the daemon, or the `ferry get` or
+    /// `stoppedMessage(_:)` says what stopped: the daemon, or the `ferry get` or
     /// `ferry resume` that ran the engine, and what became of their transfers.
-    static func stoppedMessage(command: String?, pid: Int64?) -> String {
-        let process = pid.map { " (pid \($0))" } ?? ""
-        switch command {
-        case "get": return "ferry get\(process) stopped; its downloads are paused, their partial files kept (run the same command again to resume)"
-        case "resume": return "ferry resume\(process) stopped; unfinished transfers stay queued"
+    static func stoppedMessage(_ engine: DaemonClient.Engine?) -> String {
+        switch engine?.command {
+        case "get": return "\(engine?.name ?? "ferry get") stopped; its downloads are paused, their partial files kept (run the same command again to resume)"
+        case "resume": return "ferry resume\(engine?.pid.map { " (pid \($0))" } ?? "") stopped; unfinished transfers stay queued"
         default: return "daemon stopped"
         }
     }
