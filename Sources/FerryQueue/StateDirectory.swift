@@ -99,6 +99,9 @@ public struct StateDirectory: Sendable, Hashable {
         self.path = path
     }
 
+    /// `putLockPath` is the file whose bytes `ferry put` locks, one per resumable upload.
+    public var putLockPath: String { child("put.lock") }
+
     private func child(_ name: String) -> String {
         StateDirectory.join(path, name)
     }

@@ -61,6 +61,13 @@ public final class FileBodyStream: BodyStream {
         sent = 0
     }
 
+    public func seek(to offset: Int64) throws(FerryError) {
+        guard descriptor >= 0, offset >= 0, offset <= contentLength, lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw .upload(.cannotRewind)
+        }
+        sent = offset
+    }
+
     public func close() {
         if descriptor >= 0 {
             Glibc.close(descriptor)

@@ -55,6 +55,13 @@ public struct Request: Sendable {
     /// Whether the request speaks HTTP/1.1 on a connection of its own, never as one HTTP/2
     /// stream among others (a segment of a split download); `false` by default.
     public var usesOwnConnection = false
+    /// Whether the request goes on a new connection, never one kept from an earlier request:
+    /// libcurl sends a request again, body and all, when a reused connection dies before
+    /// any reply, which must never happen to an upload's append. `false` by default.
+    public var opensFreshConnection = false
+    /// The most bytes per second the body is sent at (libcurl's send cap); `nil` (the
+    /// default) is no cap of its own.
+    public var maximumSendSpeed: Int64?
     /// Whether the transfer steps aside once, at its first body bytes, until the engine's next
     /// turn (libcurl keeps them). libcurl reads all a connection holds before it turns to the
     /// next one; connections opened together then all send their requests before any reads on
@@ -142,6 +149,10 @@ public protocol BodyStream: AnyObject {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int
     /// Starts over from the first byte (for a redirect or an authentication replay).
     func rewind() throws(FerryError)
+    /// Goes to byte `offset` (at most `contentLength`), so that the next read gives the body
+    /// from there: a resumed upload. By default a rewind, then the bytes before `offset` read
+    /// and dropped; a file seeks.
+    func seek(to offset: Int64) throws(FerryError)
     /// Releases files and other resources; reading after `close()` is an error.
     func close()
     /// A descriptor that becomes readable when the stream has bytes (or its end) to give:
@@ -156,6 +167,20 @@ public protocol BodyStream: AnyObject {
 
 extension BodyStream {
     public var readinessDescriptor: Int32? { nil }
+
+    public func seek(to offset: Int64) throws(FerryError) {
+        guard contentLength >= 0, offset <= contentLength else { throw .upload(.cannotRewind) }
+        try rewind()
+        var left = offset
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+        defer { scratch.deallocate() }
+        while left > 0 {
+            let wanted = Int(min(Int64(scratch.count), left))
+            let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: scratch[..<wanted]))
+            guard count > 0 else { throw .upload(.cannotRewind) }
+            left -= Int64(count)
+        }
+    }
 
     public func readAvailable(into buffer: UnsafeMutableRawBufferPointer) throws(FerryError) -> Int? {
         try read(into: buffer)

@@ -8,6 +8,13 @@ public protocol TaskDelegate: AnyObject, Sendable {
     func additionalHeaders(for task: TransferTask) -> HTTPHeaders
     /// The upload body for this attempt, `nil` when there is none.
     func makeBodyStream(for task: TransferTask) throws(FerryError) -> (any BodyStream)?
+    /// Called with each informational (1xx) response but `101`, once its head is in; the
+    /// IETF resumable-upload protocol's `104` names the upload's resource this way while the
+    /// body is still being sent. Does nothing by default.
+    func task(_ task: TransferTask, didReceiveInformational response: HTTPResponse)
+    /// Body bytes the server has from an earlier attempt (a resumed upload sends the rest):
+    /// counted in the progress as sent. 0 by default.
+    var bodyOffset: Int64 { get }
     /// Called once with the final response, before the first body byte (or at the end when the body is empty).
     func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError)
     /// Called with each chunk of the response body, in order.
@@ -36,4 +43,8 @@ extension TaskDelegate {
     }
 
     public func taskDidTick(_ task: TransferTask) {}
+
+    public func task(_ task: TransferTask, didReceiveInformational response: HTTPResponse) {}
+
+    public var bodyOffset: Int64 { 0 }
 }

@@ -223,6 +223,8 @@ public enum UploadReason: Sendable, Equatable, CustomStringConvertible {
     case readFailed(String)
     /// The body cannot be rewound for a redirect or authentication replay.
     case cannotRewind
+    /// The server broke the resumable-upload protocol, or refused to make or go on with the upload.
+    case resumption(String)
 
     public var description: String {
         switch self {
@@ -230,6 +232,7 @@ public enum UploadReason: Sendable, Equatable, CustomStringConvertible {
             "\(path) changed size during the upload (expected \(expected) bytes, now \(actual)); nothing truncated or padded was sent"
         case .readFailed(let why): "could not read the upload body: \(why)"
         case .cannotRewind: "the upload body cannot be sent again (rewind failed)"
+        case .resumption(let why): "resumable upload: \(why)"
         }
     }
 }

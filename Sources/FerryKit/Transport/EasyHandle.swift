@@ -140,6 +140,8 @@ final class EasyHandle {
         applyTrust(for: currentURL)
         applyConnection(request)
         if request.usesOwnConnection { set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)) }
+        if request.opensFreshConnection { set(CURLOPT_FRESH_CONNECT, 1) }
+        if let cap = request.maximumSendSpeed, cap > 0 { _ = ccurl_easy_setopt_offset(raw, CURLOPT_MAX_SEND_SPEED_LARGE, Int(cap)) }
 
         _ = ccurl_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, easyWriteCallback)
         set(CURLOPT_WRITEDATA, pointer: context)
@@ -398,7 +400,7 @@ final class EasyHandle {
 
     /// Publishes a final progress snapshot.
     func publishFinalProgress() {
-        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent, expectedSent: bodyLength, now: configuration.clock.now(), force: true) {
+        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent + delegate.bodyOffset, expectedSent: bodyLength.map { $0 + delegate.bodyOffset }, now: configuration.clock.now(), force: true) {
             task.publish(progress: snapshot)
         }
     }
@@ -408,6 +410,11 @@ final class EasyHandle {
     func receiveHeader(_ line: UnsafeRawBufferPointer) {
         // Called for every header line, on the engine thread.
         head.receive(line)
+        if (100..<200).contains(statusCode), statusCode != 101, line.allSatisfy({ $0 == 0x0D || $0 == 0x0A }) {
+            // The blank line that ends an informational response's head.
+            delegate.task(task, didReceiveInformational: HTTPResponse(url: currentURL, statusCode: statusCode, reasonPhrase: reasonPhrase,
+                                                                      headers: headers, httpVersion: httpVersion))
+        }
     }
 
     /// What the write callback answers: bytes taken, a pause (the pacer's), or an error.
@@ -504,7 +511,7 @@ final class EasyHandle {
         lastTick = (now, received, bytesSent)
         delegate.taskDidTick(task)
         let expectedReceived = delegate.expectedReceivedBytes
-        if let snapshot = tracker.update(received: received, expectedReceived: expectedReceived, sent: bytesSent, expectedSent: bodyLength, now: now),
+        if let snapshot = tracker.update(received: received, expectedReceived: expectedReceived, sent: bytesSent + delegate.bodyOffset, expectedSent: bodyLength.map { $0 + delegate.bodyOffset }, now: now),
            received > 0 || bytesSent > 0 || expectedReceived != nil || bodyLength != nil {
             // A snapshot that knows nothing yet (no byte, no length) tells no more than the
             // start did: not published (a small file then has one, its last).

@@ -37,13 +37,13 @@ import GRDB
 ///   that shares its requested name with others keeps its own name across restarts.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 7
+    static let version = 8
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
 
     /// `tables` are the tables every journal of this version must have.
-    static let tables = ["task", "task_url", "task_header", "upload_field", "upload_file", "segment", "journal_meta"]
+    static let tables = ["task", "task_url", "task_header", "upload_field", "upload_file", "segment", "journal_meta", "upload_resume"]
 
     /// `migrator` registers every migration in order.
     static var migrator: DatabaseMigrator {
@@ -55,6 +55,7 @@ enum JournalSchema {
         migrator.registerMigration("v5", migrate: version5)
         migrator.registerMigration("v6", migrate: version6)
         migrator.registerMigration("v7", migrate: version7)
+        migrator.registerMigration("v8", migrate: version8)
         return migrator
     }
 
@@ -183,5 +184,20 @@ enum JournalSchema {
         try db.execute(sql: "ALTER TABLE task ADD COLUMN saved_mtime_ns INTEGER")
         try db.execute(sql: "ALTER TABLE task ADD COLUMN saved_inode INTEGER")
         try db.execute(sql: "PRAGMA user_version = 7")
+    }
+
+    /// v8: `upload_resume`, what a resumable upload needs to go on after its process ended
+    /// (`UploadResumeData` as JSON), by key: `task:<id>` for a queued upload (removed with its
+    /// task), a digest of the request for `ferry put`.
+    private static func version8(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE upload_resume (
+                key TEXT PRIMARY KEY,
+                task_id INTEGER REFERENCES task(id) ON DELETE CASCADE,
+                data TEXT NOT NULL CHECK (json_valid(data)),
+                updated_at INTEGER NOT NULL
+            )
+            """)
+        try db.execute(sql: "PRAGMA user_version = 8")
     }
 }
