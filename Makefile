@@ -8,7 +8,7 @@ DEBS := curl libcurl4-openssl-dev libssl-dev libncursesw5-dev libsqlite3-dev zli
 BENCH_DEBS := curl wget axel time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client; aria2c, in
 # DEBS, answers the same calls for the comparison test).
-PIP_DEPS := aria2p
+PIP_DEPS := aria2p tuspyserver uvicorn tuspy
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
@@ -38,7 +38,7 @@ deps:
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@python3 -c 'import aria2p' >/dev/null 2>&1 || python3 -m pip install -q $(PIP_DEPS) || \
+	@python3 -c 'import aria2p, tuspyserver, uvicorn, tusclient' >/dev/null 2>&1 || python3 -m pip install -q $(PIP_DEPS) || \
 	  python3 -m pip install -q --break-system-packages $(PIP_DEPS) || \
 	  echo "could not install $(PIP_DEPS) with pip: the tests that use it are skipped"
 

@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        // For the tests only: the IETF resumable-upload server (NIOResumableUpload).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // C shims: typed wrappers for what Swift cannot import, nothing else.
@@ -69,6 +72,21 @@ let package = Package(
             name: "FerryTestSupport",
             dependencies: ["FerryKit"],
             path: "Tests/Support"
+        ),
+        // A server of the IETF resumable-upload draft (SwiftNIO's NIOResumableUpload) for the tests.
+        .executableTarget(
+            name: "resumable-upload-server",
+            dependencies: [
+                .product(name: "NIOResumableUpload", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/Servers/ResumableUploadServer"
         ),
         .testTarget(name: "FerryKitTests", dependencies: ["FerryKit", "FerryTestSupport"]),
         .testTarget(name: "FerryCLITests", dependencies: ["ferry", "FerryQueue", "FerryTUI", "FerryTestSupport"]),

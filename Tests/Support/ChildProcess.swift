@@ -225,6 +225,21 @@ public final class ChildProcess: Sendable {
         return wait(timeout: .seconds(10))
     }
 
+    /// `writeInput(_:)` writes `data` to the `.keepOpen` input pipe, blocking until the pipe
+    /// has taken all of it (a command line of at most 4 KiB goes in one atomic write). It
+    /// throws when the pipe was never open or is closed, or when the child has stopped
+    /// reading (`EPIPE`; the calling thread gets no `SIGPIPE`).
+    public func writeInput(_ data: Data) throws(TestSupportError) {
+        let name = commandLine.first ?? "the child"
+        let outcome: Result<Void, TestSupportError> = shared.withLock { state in
+            guard state.inputFD >= 0 else {
+                return .failure(TestSupportError("the standard input of \(name) is not open"))
+            }
+            return Result { () throws(TestSupportError) in try writeWithoutSIGPIPE(state.inputFD, data, to: name) }
+        }
+        try outcome.get()
+    }
+
     /// `closeInput()` closes the `.keepOpen` input pipe, so the child reads end of file.
     public func closeInput() {
         shared.withLock { state in
@@ -434,6 +449,39 @@ private func makePipe() throws -> (read: Int32, write: Int32) {
 /// `kill(2)`, under a name that the `kill` method does not shadow.
 private func sendSignal(_ pid: pid_t, _ signal: Int32) {
     _ = kill(pid, signal)
+}
+
+/// Writes all of `data` to `fd`, retrying `EINTR`, with `SIGPIPE` blocked in the calling
+/// thread; a `SIGPIPE` that the write raised is taken off the thread again before it returns.
+private func writeWithoutSIGPIPE(_ fd: Int32, _ data: Data, to name: String) throws(TestSupportError) {
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previousMask = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+    var pendingBefore = sigset_t()
+    sigpending(&pendingBefore)
+    let wasPending = sigismember(&pendingBefore, SIGPIPE) == 1
+    defer {
+        var pendingNow = sigset_t()
+        sigpending(&pendingNow)
+        if !wasPending, sigismember(&pendingNow, SIGPIPE) == 1 {
+            var noWait = timespec(tv_sec: 0, tv_nsec: 0)
+            _ = sigtimedwait(&pipeSignal, nil, &noWait)
+        }
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+    }
+    var offset = 0
+    while offset < data.count {
+        let written = data.withUnsafeBytes { bytes in
+            write(fd, bytes.baseAddress!.advanced(by: offset), data.count - offset)
+        }
+        if written > 0 {
+            offset += written
+        } else if written < 0 && errno != EINTR {
+            throw TestSupportError.posix("write to the standard input of \(name)")
+        }
+    }
 }
 
 private func closeAll(_ fds: [Int32]) {

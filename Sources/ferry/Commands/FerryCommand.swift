@@ -33,7 +33,8 @@ enum FerryMain {
         // The configuration file's values go in front of the command line's own.
         let arguments: [String]
         do throws(ConfigFile.Problem) {
-            arguments = try ConfigDefaults.apply(to: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            arguments = PutCommand.givingResumableItsDefault(
+                try ConfigDefaults.apply(to: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
         } catch {
             Console.error(error.description)
             Foundation.exit(ExitStatus.usage.code)

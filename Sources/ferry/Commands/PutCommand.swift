@@ -1,5 +1,6 @@
 import ArgumentParser
 import FerryKit
+import FerryQueue
 import Foundation
 
 /// `PutCommand` is `ferry put URL`: upload now, headless, and print the server's reply.
@@ -14,7 +15,12 @@ struct PutCommand: AsyncParsableCommand {
         input and '-T FIFO' a named pipe, both streamed with chunked transfer encoding. Every \
         file is checked before anything is sent. The reply is written to stdout as received \
         (like curl); --pretty shows it for people instead (JSON pretty-printed, images as their \
-        size). -H @FILE reads header lines from FILE, so secrets stay off the command line.
+        size). -H @FILE reads header lines from FILE, so secrets stay off the command line. \
+        --resumable makes a -T FILE upload resumable: tus when the URL's OPTIONS answers \
+        Tus-Resumable, else the IETF resumable-upload protocol offered on the upload itself \
+        (--resumable=tus or =ietf insists on one). A dropped connection resumes in the same run; \
+        after Ctrl-C or a crash the same command asks the server for its offset and sends the rest \
+        (the resume data is kept in the state directory). A changed file starts a new upload.
         """
     )
 
@@ -44,6 +50,23 @@ struct PutCommand: AsyncParsableCommand {
 
     @OptionGroup var requestLimits: RequestLimitOptions
 
+    @Option(name: .customLong("resumable"), help: ArgumentHelp("Make the upload resumable: auto (alone: --resumable), ietf or tus.", valueName: "protocol"))
+    var resumable: ResumableUploadOptions.Mode?
+
+    @Flag(name: .customLong("no-resumable"), help: "Send the upload once, as a plain request (the default; overrides a configured --resumable).")
+    var noResumable = false
+
+    @Option(name: .customLong("upload-interop-version"), help: ArgumentHelp("With --resumable: the IETF draft's interop version to speak (3, 5 or 6).", valueName: "N"))
+    var interopVersion = 6
+
+    @Option(name: .customLong("retry"), help: ArgumentHelp("With --resumable: attempts in a row without progress before giving up, after the first.", valueName: "N"))
+    var retries = 5
+
+    @OptionGroup var state: StateOptions
+
+    @Option(name: .customLong("limit-rate"), help: ArgumentHelp("Cap the upload's speed, e.g. 500K or 2M (bytes per second).", valueName: "RATE"))
+    var limitRate: String?
+
     @Flag(help: "Print events as JSON lines on stdout.")
     var json = false
 
@@ -67,12 +90,21 @@ struct PutCommand: AsyncParsableCommand {
 
     func run() async throws {
         Console.quiet = quiet
+        if !ResumableUploadOptions.supportedInteropVersions.contains(interopVersion) {
+            Console.error("--upload-interop-version: \(interopVersion) is not one of 3, 5, 6")
+            throw ExitStatus.usage
+        }
+        if retries < 0 {
+            Console.error("--retry: give 0 or more attempts")
+            throw ExitStatus.usage
+        }
         if let method, method.isEmpty || !method.allSatisfy({ $0.isASCII && $0.isLetter }) {
             Console.error("invalid method \"\(method)\"")
             throw ExitStatus.usage
         }
         let request: Request
         let trustManager: ServerTrustManager?
+        var resumedFiles: [String] = []
         do throws(FerryError) {
             trustManager = try trustRules.manager(environment: ProcessInfo.processInfo.environment)
             var made = try makeRequest()
@@ -90,6 +122,13 @@ struct PutCommand: AsyncParsableCommand {
             }
             made.cookieFiles = cookies.files
             made.cookieJar = cookies.jar
+            if let limitRate {
+                guard let rate = TaskOptions.parseByteCount(limitRate), rate > 0 else {
+                    throw .input(.invalidOption("invalid --limit-rate \"\(limitRate)\": expected a number with an optional K, M or G suffix"))
+                }
+                made.maximumSendSpeed = rate
+            }
+            if resumableMode != nil { resumedFiles = try filesToResume(of: made) }
             request = made
             if trust.insecure {
                 Console.error("warning: --insecure: TLS certificates and host names are not checked")
@@ -115,16 +154,22 @@ struct PutCommand: AsyncParsableCommand {
         let session = SessionManager(configuration: sessionConfiguration)
         let following = reporter.follow(session)
         let output = ReplyOutput(mode: json ? .keep : (pretty ? .pretty : .raw), terminal: Console.stdoutIsTerminal)
-        let job = TransferJob(label: URLMasking.mask(request.url)) { session in
-            session.uploadTask(with: request, body: body, keepingReplyBytes: output.keptLimit, sink: output)
-        }
+        let resumes = resumableMode != nil
         let trap = SignalTrap.install { signal in
             session.invalidate()
             reporter.clearLine()
-            Console.error("interrupted; the upload was cancelled")
+            Console.error(resumes ? "interrupted; the upload can resume: run the same command again" : "interrupted; the upload was cancelled")
             Foundation.exit(signal == SIGINT ? 130 : 128 + signal)
         }
-        let outcomes = await TransferRunner(session: session, concurrency: 1, reporter: reporter).run([job])
+        let outcomes: [Result<TransferResult, FerryError>]
+        if let mode = resumableMode {
+            outcomes = [try await runResumable(request, files: resumedFiles, mode: mode, session: session, reporter: reporter, output: output)]
+        } else {
+            let job = TransferJob(label: URLMasking.mask(request.url)) { session in
+                session.uploadTask(with: request, body: body, keepingReplyBytes: output.keptLimit, sink: output)
+            }
+            outcomes = await TransferRunner(session: session, concurrency: 1, reporter: reporter).run([job])
+        }
         trap.cancel()
         session.invalidate()
         await following.value

@@ -1,0 +1,128 @@
+import ArgumentParser
+import FerryKit
+import FerryQueue
+import Foundation
+import Synchronization
+
+extension PutCommand {
+    /// `resumableMode` is the protocol choice of `--resumable[=auto|ietf|tus]`, `nil` without
+    /// it or with `--no-resumable`.
+    var resumableMode: ResumableUploadOptions.Mode? {
+        noResumable ? nil : resumable
+    }
+
+    /// `filesToResume(of:)` are the files whose identities guard the upload's resume: the raw
+    /// body's file. A body that cannot resume is a usage error, said before anything is sent.
+    func filesToResume(of request: Request) throws(FerryError) -> [String] {
+        switch request.body {
+        case .file(let url):
+            return [url.path]
+        case .data, .stream, .none:
+            if uploadFile == "-" || request.body == nil {
+                throw .input(.invalidOption("--resumable: standard input and named pipes cannot resume; give -T FILE"))
+            }
+            throw .input(.invalidOption("--resumable needs the body to be a file: -T FILE"))
+        }
+    }
+
+    /// `runResumable(_:files:session:reporter:output:)` sends the upload with
+    /// ``ResumableUpload``, its resume data in the state directory's journal under a key made
+    /// of the method, the URL and the file: the same command run again resumes it.
+    func runResumable(_ request: Request, files: [String], mode: ResumableUploadOptions.Mode, session: SessionManager,
+                      reporter: Reporter, output: ReplyOutput) async throws -> Result<TransferResult, FerryError> {
+        let journal = try QueueAccess.openJournal(state)
+        defer { try? journal.close() }
+        let absolute = files.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let key = JournalUploadResumeStore.putKey(method: request.method.rawValue, url: request.url.absoluteString, body: absolute)
+        let stateDirectory = try QueueAccess.directory(state)
+        guard let claim = UploadClaim.take(key: key, in: stateDirectory) else {
+            Console.error("another ferry put is sending this same upload now: wait for it, or stop it first")
+            throw ExitStatus.usage
+        }
+        defer { claim.release() }
+        var options = ResumableUploadOptions(mode: mode, interopVersion: interopVersion, keptReplyBytes: output.keptLimit)
+        options.maximumStalledAttempts = max(1, retries + 1)
+        let label = URLMasking.mask(request.url)
+        let attempts = AttemptLog()
+        let upload = ResumableUpload(
+            session: session, request: request, files: absolute, options: options,
+            store: JournalUploadResumeStore(journal: journal, key: key), sink: output,
+            note: { text in
+                reporter.clearLine()
+                Console.error("note: \(text)")
+            },
+            attempt: { task in
+                if let previous = attempts.next(task) { reporter.dropped(task: previous) }
+                reporter.started(job: 0, label: label, task: task, attempt: attempts.count)
+            })
+        let outcome = await upload.run()
+        if let last = attempts.last {
+            reporter.ended(job: 0, task: last, outcome: outcome)
+        }
+        reporter.finished(job: 0, outcome: outcome)
+        return outcome
+    }
+}
+
+/// `AttemptLog` is the tasks of one resumable upload's attempts, as they start (on the
+/// engine's callers; locked).
+private final class AttemptLog: Sendable {
+    private let state = Mutex<(last: TransferTask?, count: Int)>((nil, 0))
+
+    /// `next(_:)` records `task` and returns the one before it.
+    func next(_ task: TransferTask) -> TransferTask? {
+        state.withLock { state in
+            defer { state = (task, state.count + 1) }
+            return state.last
+        }
+    }
+
+    var last: TransferTask? { state.withLock { $0.last } }
+    var count: Int { state.withLock { $0.count } }
+}
+
+/// `UploadClaim` makes sure one `ferry put` at a time sends one upload: a write lock on one
+/// byte of `put.lock` in the state directory, the byte chosen by the upload's key (so that
+/// no lock file is left per upload). The kernel releases it when the process ends, however.
+struct UploadClaim {
+    private let descriptor: Int32
+
+    /// `take(key:in:)` is the claim on `key`, `nil` when another process holds it.
+    static func take(key: String, in directory: StateDirectory) -> UploadClaim? {
+        let fd = open(directory.putLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(key.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 } & 0x3FFF_FFFF)
+        lock.l_len = 1
+        guard fcntl(fd, F_SETLK, &lock) == 0 else {
+            close(fd)
+            return nil
+        }
+        return UploadClaim(descriptor: fd)
+    }
+
+    /// `release()` gives the claim back.
+    func release() {
+        close(descriptor)
+    }
+}
+
+extension ResumableUploadOptions.Mode: ExpressibleByArgument {}
+
+extension PutCommand {
+    /// `givingResumableItsDefault(_:)` is `arguments` with a bare `--resumable` (before any
+    /// `--`) read as `--resumable=auto`: the option's value may be left out, as curl users
+    /// expect of a switch, which the argument parser cannot say by itself.
+    static func givingResumableItsDefault(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        result.reserveCapacity(arguments.count)
+        var ended = false
+        for argument in arguments {
+            if argument == "--" { ended = true }
+            result.append(!ended && argument == "--resumable" ? "--resumable=auto" : argument)
+        }
+        return result
+    }
+}

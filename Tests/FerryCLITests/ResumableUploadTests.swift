@@ -1,0 +1,255 @@
+import FerryTestSupport
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// `ResumableUploadTests` run `ferry put --resumable` against real servers of both protocols
+/// on 127.0.0.1: SwiftNIO's `NIOResumableUpload` (the IETF draft, interop versions 3 and 6)
+/// and tuspyserver (tus 1.0), through a proxy that cuts connections, with kill -9 of the
+/// process between runs. Every upload ends byte-exact on the server, never spliced.
+@Suite(.serialized) struct ResumableUploadTests {
+    static let size = 64 << 20
+
+    /// `Fixture` is a 64 MiB file, a state directory and a files directory for the servers.
+    struct Fixture {
+        let directory: TemporaryDirectory
+        var file: URL { directory.file("body.bin") }
+        var stateDirectory: String { directory.file("state").path }
+        var files: URL { directory.file("files") }
+
+        init(seed: Int = 41) throws {
+            directory = try TemporaryDirectory()
+            try FileManager.default.createDirectory(at: directory.file("files"), withIntermediateDirectories: true)
+            try Pattern.writeFile(at: directory.file("body.bin"), count: ResumableUploadTests.size, seed: seed)
+        }
+
+        func arguments(_ url: URL, _ extra: [String]) -> [String] {
+            ["put", "-T", file.path, "--state-dir", stateDirectory] + extra + [url.absoluteString]
+        }
+
+        /// `put(_:_:)` runs `ferry put` to its end.
+        func put(_ url: URL, _ extra: [String] = ["--resumable"]) throws -> ProcessResult {
+            try run(executable: try ferryExecutableURL().path, arguments: arguments(url, extra), timeout: .seconds(180))
+        }
+
+        /// `putKilled(_:_:at:)` starts `ferry put --json` and kills it (-9) once its progress
+        /// says at least `bytes` are on their way; whether it got there is returned.
+        func putKilled(_ url: URL, _ extra: [String], at bytes: Int64) throws -> Bool {
+            let child = try ChildProcess.spawn(executable: try ferryExecutableURL().path, arguments: arguments(url, extra + ["--json"]))
+            let reached = child.waitForOutput(timeout: .seconds(60)) { output in
+                ResumableUploadTests.lastSent(in: output) >= bytes
+            }
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: .seconds(30))
+            Fixture.log.withLock { $0 += String(decoding: child.standardError, as: UTF8.self) }
+            return reached
+        }
+
+        func remove() { directory.remove() }
+
+        /// What the killed runs wrote on stderr, for a failure's message.
+        static let log = Mutex("")
+    }
+
+    /// `lastSent(in:)` is the `sent` of the last progress event in `--json` output.
+    static func lastSent(in output: Data) -> Int64 {
+        let text = String(decoding: output, as: UTF8.self)
+        guard let line = text.split(separator: "\n").last(where: { $0.contains("\"event\":\"progress\"") }),
+              let range = line.range(of: "\"sent\":") else { return 0 }
+        return Int64(line[range.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+
+    /// Ten cut points between 5% and 85% of the body, in order, different each run (a kill
+    /// point nearer the end could come after the upload ended).
+    static func cutPoints(count: Int = 10) -> [Int64] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in Int64.random(in: Int64(size / 20)...Int64(size / 20 * 17), using: &generator) }.sorted()
+    }
+
+    // MARK: - IETF (NIOResumableUpload)
+
+    @Test(arguments: [3, 6])
+    func anIETFUploadGoesOnAfterTenDroppedConnectionsInOneRun(version: Int) throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try ResumableUploadServer.start(files: fixture.files)
+        defer { server.stop() }
+        let proxy = try CuttingProxy.start(upstreamPort: server.port)
+        defer { proxy.stop() }
+        // Cut points are totals of every byte sent through the proxy: each one is hit once.
+        var total: Int64 = 0
+        for (index, point) in Self.cutPoints().enumerated() {
+            total = max(total + 1, point + Int64(index) * 600)
+            try proxy.cut(after: total)
+        }
+
+        let result = try fixture.put(proxy.url("/upload"), ["--resumable=ietf", "--upload-interop-version", "\(version)", "--retry", "3"])
+
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stderr.contains("resuming upload at"))
+        let uploads = try server.uploads()
+        #expect(uploads.count == 1)
+        let upload = try #require(uploads.first)
+        #expect(upload.complete && upload.bytes == Int64(Self.size))
+        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 41))
+        #expect(try server.interopVersions() == ["\(version)"])
+        #expect(try server.receivedBytes() <= Int64(Double(Self.size) * 1.1))
+    }
+
+    @Test func anIETFUploadKilledAtTenPointsEndsByteExactWithTheSameCommand() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try ResumableUploadServer.start(files: fixture.files)
+        defer { server.stop() }
+        let url = server.url("/upload")
+        let options = ["--resumable", "--limit-rate", "32M"]
+
+        var reached = 0
+        for point in Self.cutPoints() where try fixture.putKilled(url, options, at: point) {
+            reached += 1
+        }
+        let result = try fixture.put(url, options)
+
+        #expect(reached >= 8, "most kills come before the end")
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stderr.contains("resuming upload at"), "\(result.stderr)")
+        let all = try server.uploads()
+        let complete = all.filter(\.complete)
+        #expect(complete.count == 1, "one upload, resumed: \(all)")
+        let upload = try #require(complete.first)
+        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 41))
+        // Resumed where the server stood: the server received at most 1.1x the body in all.
+        let received = try server.receivedBytes()
+        #expect(received <= Int64(Double(Self.size) * 1.1), "\(received) bytes received")
+    }
+
+    @Test func aFileChangedBetweenAttemptsStartsANewUploadNeverASplice() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try ResumableUploadServer.start(files: fixture.files)
+        defer { server.stop() }
+        let url = server.url("/upload")
+        let options = ["--resumable", "--limit-rate", "32M"]
+        #expect(try fixture.putKilled(url, options, at: Int64(Self.size / 3)))
+
+        // The same path, the same size, other bytes.
+        try Pattern.writeFile(at: fixture.file, count: Self.size, seed: 42)
+        let result = try fixture.put(url, options)
+
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stderr.contains("is not the file the upload began with"), "\(result.stderr)")
+        #expect(result.stderr.contains("starting a new upload"))
+        #expect(!result.stderr.contains("resuming upload at"))
+        let complete = try server.uploads().filter(\.complete)
+        #expect(complete.count == 1)
+        let upload = try #require(complete.first)
+        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 42))
+    }
+
+    @Test func aServerThatForgotTheUploadGetsANewOne() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try ResumableUploadServer.start(files: fixture.files)
+        defer { server.stop() }
+        let url = server.url("/upload")
+        let options = ["--resumable", "--limit-rate", "32M"]
+        #expect(try fixture.putKilled(url, options, at: Int64(Self.size / 2)))
+
+        try server.restart()
+        let result = try fixture.put(url, options)
+
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stderr.contains("the server no longer has the upload (404): starting a new upload"), "\(result.stderr)")
+        let upload = try #require(try server.uploads().first { $0.complete })
+        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 41))
+    }
+
+    // MARK: - tus (tuspyserver)
+
+    @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
+    func aTusUploadSurvivesDroppedConnectionsAndKillNine() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try TusServer.start(files: fixture.files)
+        defer { server.stop() }
+        let proxy = try CuttingProxy.start(upstreamPort: server.port)
+        defer { proxy.stop() }
+        let url = proxy.url("/files/")
+        let points = Self.cutPoints()
+        // Five drops while the first run sends, then five kills of later runs.
+        var total: Int64 = 0
+        for (index, point) in points.prefix(5).enumerated() {
+            total = max(total + 1, point + Int64(index) * 2000)
+            try proxy.cut(after: total)
+        }
+        let options = ["--resumable=tus", "--limit-rate", "32M"]
+        var reached = 0
+        for point in points.suffix(5) where try fixture.putKilled(url, options, at: point) {
+            reached += 1
+        }
+        let result = try fixture.put(url, options)
+
+        #expect(reached >= 1)
+        #expect(result.succeeded, "\(result.stderr)")
+        let uploads = try server.uploads()
+        #expect(uploads.count == 1, "one upload, resumed: \(uploads) \(result.stderr) \(Fixture.log.withLock { $0 })")
+        let upload = try #require(uploads.first)
+        #expect(upload.complete && upload.sha256 == Pattern.sha256Hex(count: Self.size, seed: 41))
+        let received = try server.receivedBytes()
+        #expect(received <= Int64(Double(Self.size) * 1.1), "\(received) bytes received")
+    }
+
+    @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
+    func tuspyAndFerryUploadTheSameBytesToOneTusServer() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try TusServer.start(files: fixture.files)
+        defer { server.stop() }
+
+        let script = """
+            import sys
+            from tusclient import client
+            uploader = client.TusClient(sys.argv[1]).uploader(sys.argv[2], chunk_size=8 << 20)
+            uploader.upload()
+            """
+        let tuspy = try run(executable: "python3", arguments: ["-c", script, server.uploadsURL.absoluteString, fixture.file.path],
+                            timeout: .seconds(120))
+        let ferry = try fixture.put(server.uploadsURL)
+
+        #expect(tuspy.succeeded, "\(tuspy.stderr)")
+        #expect(ferry.succeeded, "\(ferry.stderr)")
+        let uploads = try server.uploads()
+        #expect(uploads.count == 2)
+        #expect(uploads.allSatisfy { $0.complete && $0.sha256 == Pattern.sha256Hex(count: Self.size, seed: 41) })
+    }
+
+    // MARK: - Neither protocol, and what cannot resume
+
+    @Test func aServerOfferingNoResumptionTakesTheUploadAndTheNoteSaysItCouldNotHaveResumed() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try FaultServer.start()
+        defer { server.stop() }
+
+        let result = try fixture.put(server.url("/sink"))
+
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stdout.contains(Pattern.sha256Hex(count: Self.size, seed: 41)))
+        #expect(result.stderr.contains("the server offered no resumable upload"), "\(result.stderr)")
+    }
+
+    @Test func standardInputAndABadInteropVersionAreUsageErrors() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let stdin = try run(executable: try ferryExecutableURL().path,
+                            arguments: ["put", "--resumable", "-T", "-", "--state-dir", fixture.stateDirectory, "http://127.0.0.1:9/x"],
+                            timeout: .seconds(30))
+        #expect(stdin.exitStatus == 2)
+        #expect(stdin.stderr.contains("standard input and named pipes cannot resume"), "\(stdin.stderr)")
+
+        let version = try fixture.put(URL(string: "http://127.0.0.1:9/x")!, ["--resumable", "--upload-interop-version", "4"])
+        #expect(version.exitStatus == 2)
+        #expect(version.stderr.contains("is not one of 3, 5, 6"))
+    }
+}
