@@ -253,3 +253,95 @@ import Testing
         #expect(version.stderr.contains("is not one of 3, 5, 6"))
     }
 }
+
+/// Forms resume as raw files do: the same command sends the same bytes (its boundary is
+/// made from the command), and a resumed form is the rest of that body.
+@Suite(.serialized) struct ResumableFormUploadTests {
+    struct Form {
+        let directory: TemporaryDirectory
+        var stateDirectory: String { directory.file("state").path }
+        var fields: [String] {
+            ["title=Holiday", "photo=@\(directory.file("a.bin").path);type=image/jpeg", "video=@\(directory.file("b.bin").path)"]
+        }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            try FileManager.default.createDirectory(at: directory.file("files"), withIntermediateDirectories: true)
+            try Pattern.writeFile(at: directory.file("a.bin"), count: 24 << 20, seed: 51)
+            try Pattern.writeFile(at: directory.file("b.bin"), count: 40 << 20, seed: 52)
+        }
+
+        func arguments(_ url: URL, _ extra: [String]) -> [String] {
+            ["put", "--state-dir", stateDirectory] + fields.flatMap { ["-F", $0] } + extra + [url.absoluteString]
+        }
+
+        /// `expectedBody(_:_:)` is the body the command sends, as `--save-body` writes it.
+        func expectedBody(_ url: URL, _ extra: [String]) throws -> Data {
+            let path = directory.file("expected.body")
+            try? FileManager.default.removeItem(at: path)
+            let saved = try run(executable: try ferryExecutableURL().path, arguments: arguments(url, extra + ["--save-body", path.path]),
+                                timeout: .seconds(60))
+            #expect(saved.succeeded, "\(saved.stderr)")
+            return try Data(contentsOf: path)
+        }
+    }
+
+    @Test func aFormWithTwoFilesSurvivesDropsAndKillNineByteExact() throws {
+        let form = try Form()
+        defer { form.directory.remove() }
+        let server = try ResumableUploadServer.start(files: form.directory.file("files"))
+        defer { server.stop() }
+        let proxy = try CuttingProxy.start(upstreamPort: server.port)
+        defer { proxy.stop() }
+        let url = proxy.url("/form")
+        let options = ["--resumable", "--limit-rate", "32M"]
+        let expected = try form.expectedBody(url, options)
+        let points = ResumableUploadTests.cutPoints(count: 6)
+        var total: Int64 = 0
+        for (index, point) in points.prefix(3).enumerated() {
+            total = max(total + 1, point + Int64(index) * 2000)
+            try proxy.cut(after: total)
+        }
+        for point in points.suffix(3) {
+            let child = try ChildProcess.spawn(executable: try ferryExecutableURL().path, arguments: form.arguments(url, options + ["--json"]))
+            _ = child.waitForOutput(timeout: .seconds(60)) { ResumableUploadTests.lastSent(in: $0) >= point }
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: .seconds(30))
+        }
+        let result = try run(executable: try ferryExecutableURL().path, arguments: form.arguments(url, options), timeout: .seconds(120))
+
+        #expect(result.succeeded, "\(result.stderr)")
+        let uploads = try server.uploads()
+        #expect(uploads.count == 1, "one upload, resumed: \(uploads) \(result.stderr)")
+        let upload = try #require(uploads.first)
+        #expect(upload.complete && upload.contentType?.hasPrefix("multipart/form-data; boundary=Boundary+") == true)
+        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == SHA256Hex.of(data: expected))
+        let received = try server.receivedBytes()
+        #expect(received <= Int64(Double(expected.count) * 1.1), "\(received) bytes received")
+    }
+
+    @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
+    func aFormOverTusKilledTwiceEndsByteExact() throws {
+        let form = try Form()
+        defer { form.directory.remove() }
+        let server = try TusServer.start(files: form.directory.file("files"))
+        defer { server.stop() }
+        let options = ["--resumable=tus", "--limit-rate", "32M"]
+        let expected = try form.expectedBody(server.uploadsURL, options)
+        for point in [Int64(15 << 20), Int64(45 << 20)] {
+            let child = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
+                                               arguments: form.arguments(server.uploadsURL, options + ["--json"]))
+            _ = child.waitForOutput(timeout: .seconds(60)) { ResumableUploadTests.lastSent(in: $0) >= point }
+            child.signal(SIGKILL)
+            _ = child.wait(timeout: .seconds(30))
+        }
+        let result = try run(executable: try ferryExecutableURL().path, arguments: form.arguments(server.uploadsURL, options),
+                             timeout: .seconds(120))
+
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stderr.contains("resuming upload at"))
+        let uploads = try server.uploads()
+        #expect(uploads.count == 1)
+        #expect(uploads.first?.complete == true && uploads.first?.sha256 == SHA256Hex.of(data: expected))
+    }
+}

@@ -75,6 +75,34 @@ final class BodyPart: BodyStream {
         phaseOffset = 0
     }
 
+    /// `seek(to:)` goes to byte `position` of the part (at most ``contentLength``): the phase
+    /// and the offset in it are computed, and a body position seeks the body's own stream.
+    func seek(to position: Int64) throws(FerryError) {
+        guard !isClosed, position >= 0, position <= contentLength else { throw .upload(.cannotRewind) }
+        closeBody()
+        let boundaryEnd = Int64(encapsulationBoundary.count)
+        let headersEnd = boundaryEnd + Int64(part.headerBlock.count)
+        let bodyEnd = headersEnd + part.bodyLength
+        if position < boundaryEnd {
+            (phase, phaseOffset) = (.encapsulationBoundary, position)
+        } else if position < headersEnd {
+            (phase, phaseOffset) = (.headers, position - boundaryEnd)
+        } else if position < bodyEnd {
+            (phase, phaseOffset) = (.body, position - headersEnd)
+            try openBody().seek(to: phaseOffset)
+        } else if position < contentLength {
+            (phase, phaseOffset) = (.finalBoundary, position - bodyEnd)
+        } else {
+            (phase, phaseOffset) = (.finished, 0)
+        }
+    }
+
+    /// `skip()` marks the part as read (a resumed body starts after it), its body closed.
+    func skip() {
+        closeBody()
+        (phase, phaseOffset) = (.finished, 0)
+    }
+
     func close() {
         closeBody()
         isClosed = true

@@ -120,6 +120,30 @@ public final class MultipartBodyStream: BodyStream {
         failure = nil
     }
 
+    /// `seek(to:)` goes to byte `offset` of the body (at most ``contentLength``), exactly: the
+    /// parts before it are skipped unread, the part it falls in computes its phase and seeks
+    /// its file, the parts after it start over. A resumed upload sends the rest from there.
+    public func seek(to offset: Int64) throws(FerryError) {
+        guard !isClosed, offset >= 0, offset <= contentLength else { throw .upload(.cannotRewind) }
+        var start: Int64 = 0
+        current = parts.count
+        for (index, part) in parts.enumerated() {
+            let end = start + part.contentLength
+            if current < parts.count {
+                try part.rewind()
+            } else if offset < end {
+                try part.seek(to: offset - start)
+                current = index
+            } else {
+                part.skip()
+            }
+            start = end
+        }
+        packets = 0
+        bytesRead = offset
+        failure = nil
+    }
+
     /// `close()` closes every open part body; reading or rewinding afterwards is an error.
     public func close() {
         for part in parts { part.close() }

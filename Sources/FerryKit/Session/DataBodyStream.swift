@@ -24,5 +24,10 @@ public final class DataBodyStream: BodyStream {
         offset = 0
     }
 
+    public func seek(to position: Int64) throws(FerryError) {
+        guard position >= 0, position <= Int64(data.count) else { throw .upload(.cannotRewind) }
+        offset = Int(position)
+    }
+
     public func close() {}
 }

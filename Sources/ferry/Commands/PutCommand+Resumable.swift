@@ -11,29 +11,54 @@ extension PutCommand {
         noResumable ? nil : resumable
     }
 
-    /// `filesToResume(of:)` are the files whose identities guard the upload's resume: the raw
-    /// body's file. A body that cannot resume is a usage error, said before anything is sent.
-    func filesToResume(of request: Request) throws(FerryError) -> [String] {
-        switch request.body {
-        case .file(let url):
-            return [url.path]
-        case .data, .stream, .none:
-            if uploadFile == "-" || request.body == nil {
+    /// `resumeFiles()` are the files whose identities guard the upload's resume: the raw
+    /// body's file, or the form's files (`-F name=@PATH` and `name=<PATH`), as absolute paths.
+    /// A body that cannot resume is a usage error, said before anything is sent.
+    func resumeFiles() throws(FerryError) -> [String] {
+        func absolute(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+        if let uploadFile {
+            var info = stat()
+            if uploadFile == "-" || (stat(uploadFile, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO) {
                 throw .input(.invalidOption("--resumable: standard input and named pipes cannot resume; give -T FILE"))
             }
-            throw .input(.invalidOption("--resumable needs the body to be a file: -T FILE"))
+            return [absolute(uploadFile)]
         }
+        guard !formFields.isEmpty else {
+            throw .input(.invalidOption("--resumable needs a body of files: -T FILE, or -F fields"))
+        }
+        var files: [String] = []
+        for argument in formFields {
+            switch try FormFieldSpec.parse(argument).content {
+            case .file(let path), .fileContents(let path): files.append(absolute(path))
+            case .text: break
+            }
+        }
+        return files
     }
 
-    /// `runResumable(_:files:session:reporter:output:)` sends the upload with
+    /// `resumeKey(files:)` names the upload in the journal: the method, the URL, the body's
+    /// arguments and its files. The same command names the same upload.
+    func resumeKey(files: [String]) -> String {
+        let effectiveMethod = method ?? (uploadFile != nil ? "PUT" : "POST")
+        let body = (uploadFile != nil ? ["-T"] : ["-F"] + formFields) + files
+        return JournalUploadResumeStore.putKey(method: effectiveMethod, url: url, body: body)
+    }
+
+    /// `boundary(forKey:)` is the multipart boundary of a resumable form: made from its key,
+    /// so that the same command sends the same bytes and a resumed form is the same body.
+    static func boundary(forKey key: String) -> String {
+        var hasher = ChecksumHasher(algorithm: .sha256)
+        hasher.update(Array(key.utf8))
+        return "Boundary+" + hasher.finalizeHex().prefix(16).uppercased()
+    }
+
+    /// `runResumable(_:files:key:mode:session:reporter:output:)` sends the upload with
     /// ``ResumableUpload``, its resume data in the state directory's journal under a key made
-    /// of the method, the URL and the file: the same command run again resumes it.
-    func runResumable(_ request: Request, files: [String], mode: ResumableUploadOptions.Mode, session: SessionManager,
+    /// of the method, the URL and the body (``resumeKey(files:)``): the same command run again resumes it.
+    func runResumable(_ request: Request, files absolute: [String], key: String, mode: ResumableUploadOptions.Mode, session: SessionManager,
                       reporter: Reporter, output: ReplyOutput) async throws -> Result<TransferResult, FerryError> {
         let journal = try QueueAccess.openJournal(state)
         defer { try? journal.close() }
-        let absolute = files.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        let key = JournalUploadResumeStore.putKey(method: request.method.rawValue, url: request.url.absoluteString, body: absolute)
         let stateDirectory = try QueueAccess.directory(state)
         guard let claim = UploadClaim.take(key: key, in: stateDirectory) else {
             Console.error("another ferry put is sending this same upload now: wait for it, or stop it first")

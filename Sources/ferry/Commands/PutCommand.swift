@@ -16,11 +16,12 @@ struct PutCommand: AsyncParsableCommand {
         file is checked before anything is sent. The reply is written to stdout as received \
         (like curl); --pretty shows it for people instead (JSON pretty-printed, images as their \
         size). -H @FILE reads header lines from FILE, so secrets stay off the command line. \
-        --resumable makes a -T FILE upload resumable: tus when the URL's OPTIONS answers \
+        --resumable makes a -T FILE or -F upload resumable: tus when the URL's OPTIONS answers \
         Tus-Resumable, else the IETF resumable-upload protocol offered on the upload itself \
         (--resumable=tus or =ietf insists on one). A dropped connection resumes in the same run; \
         after Ctrl-C or a crash the same command asks the server for its offset and sends the rest \
-        (the resume data is kept in the state directory). A changed file starts a new upload.
+        (the resume data is kept in the state directory). A changed file starts a new upload; a form's \
+        boundary is made from the command, so the same command sends the same bytes.
         """
     )
 
@@ -104,10 +105,14 @@ struct PutCommand: AsyncParsableCommand {
         }
         let request: Request
         let trustManager: ServerTrustManager?
-        var resumedFiles: [String] = []
+        var resumed: (files: [String], key: String)?
         do throws(FerryError) {
             trustManager = try trustRules.manager(environment: ProcessInfo.processInfo.environment)
-            var made = try makeRequest()
+            if resumableMode != nil {
+                let files = try resumeFiles()
+                resumed = (files, resumeKey(files: files))
+            }
+            var made = try makeRequest(boundary: resumed.map { Self.boundary(forKey: $0.key) })
             made.acceptsCompression = compressed
             (made.connectTimeout, made.maximumTime) = try requestLimits.parsed()
             made.securityPolicy = try trust.policy(environment: ProcessInfo.processInfo.environment)
@@ -128,7 +133,6 @@ struct PutCommand: AsyncParsableCommand {
                 }
                 made.maximumSendSpeed = rate
             }
-            if resumableMode != nil { resumedFiles = try filesToResume(of: made) }
             request = made
             if trust.insecure {
                 Console.error("warning: --insecure: TLS certificates and host names are not checked")
@@ -140,7 +144,7 @@ struct PutCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         if let saveBody {
-            try writeBody(to: saveBody)
+            try writeBody(to: saveBody, boundary: resumed.map { Self.boundary(forKey: $0.key) })
             return
         }
         guard let body = request.body else { throw ExitStatus.usage }
@@ -162,8 +166,8 @@ struct PutCommand: AsyncParsableCommand {
             Foundation.exit(signal == SIGINT ? 130 : 128 + signal)
         }
         let outcomes: [Result<TransferResult, FerryError>]
-        if let mode = resumableMode {
-            outcomes = [try await runResumable(request, files: resumedFiles, mode: mode, session: session, reporter: reporter, output: output)]
+        if let mode = resumableMode, let resumed {
+            outcomes = [try await runResumable(request, files: resumed.files, key: resumed.key, mode: mode, session: session, reporter: reporter, output: output)]
         } else {
             let job = TransferJob(label: URLMasking.mask(request.url)) { session in
                 session.uploadTask(with: request, body: body, keepingReplyBytes: output.keptLimit, sink: output)
@@ -180,8 +184,9 @@ struct PutCommand: AsyncParsableCommand {
 }
 
 extension PutCommand {
-    /// Builds the request from the arguments; every file is opened (and closed) here, before anything is sent.
-    func makeRequest() throws(FerryError) -> Request {
+    /// Builds the request from the arguments; every file is opened (and closed) here, before
+    /// anything is sent. A form takes `boundary` when given (a resumable form's).
+    func makeRequest(boundary: String? = nil) throws(FerryError) -> Request {
         let target = try Request.validatedURL(url)
         var fields = HTTPHeaders()
         if HeaderArguments.readsStandardInput(headers) && uploadFile == "-" {
@@ -212,7 +217,7 @@ extension PutCommand {
             return request
         }
         if !formFields.isEmpty {
-            var form = MultipartFormData()
+            var form = try boundary.map { (boundary) throws(FerryError) in try MultipartFormData(boundary: boundary) } ?? MultipartFormData()
             for argument in formFields {
                 try form.append(FormFieldSpec.parse(argument))
             }
@@ -240,11 +245,12 @@ extension PutCommand {
         return Request(url: target, method: rawMethod, headers: fields, body: .file(fileURL))
     }
 
-    /// `--save-body`: writes exactly the multipart bytes that would be sent, never replacing an existing file.
-    func writeBody(to path: String) throws {
+    /// `--save-body`: writes exactly the multipart bytes that would be sent (with `--resumable`,
+    /// the ones a resumable upload of the same command sends), never replacing an existing file.
+    func writeBody(to path: String, boundary: String? = nil) throws {
         do throws(FerryError) {
             guard !formFields.isEmpty else { throw .input(.invalidOption("--save-body goes with -F fields")) }
-            var form = MultipartFormData()
+            var form = try boundary.map { (boundary) throws(FerryError) in try MultipartFormData(boundary: boundary) } ?? MultipartFormData()
             for argument in formFields {
                 try form.append(FormFieldSpec.parse(argument))
             }
