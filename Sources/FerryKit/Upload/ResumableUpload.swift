@@ -42,7 +42,7 @@ public final class ResumableUpload: Sendable {
     /// `init(session:request:files:options:store:sink:note:attempt:)` prepares the upload of
     /// `request`'s body, which reads `files` (their identities guard a resume; a raw file
     /// body is one file). `sink` gets the server's final reply as it arrives, `note` each
-    /// decision in words, `attempt` each request's task before it starts (to show progress).
+    /// decision in words, `attempt` each request's task before it starts (to follow or cancel it).
     public init(session: SessionManager, request: Request, files: [String], options: ResumableUploadOptions = ResumableUploadOptions(),
                 store: any UploadResumeStore, sink: (any ReplySink)? = nil, note: @escaping @Sendable (String) -> Void = { _ in },
                 attempt: @escaping @Sendable (TransferTask) -> Void = { _ in }) {
@@ -245,7 +245,9 @@ public final class ResumableUpload: Sendable {
         let delegate = ResumableAttemptDelegate(keeping: replying ? options.keptReplyBytes : 4096, sink: replying ? sink : nil,
                                                 offset: offset, informational: informational)
         let task = session.task(kind: made.body == nil ? .data : .upload, request: made, delegate: delegate)
-        if made.body != nil { attempt(task) }
+        attempt(task)
+        // A cancelled upload makes no more requests (the one running is cancelled by its owner).
+        if Task.isCancelled { task.cancel() }
         task.resume()
         return await task.outcome()
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import FerryKit
 import FerryQueue
 import Foundation
-import Synchronization
 
 extension PutCommand {
     /// `resumableMode` is the protocol choice of `--resumable[=auto|ietf|tus]`, `nil` without
@@ -65,45 +64,17 @@ extension PutCommand {
             throw ExitStatus.usage
         }
         defer { claim.release() }
-        var options = ResumableUploadOptions(mode: mode, interopVersion: interopVersion, keptReplyBytes: output.keptLimit)
-        options.maximumStalledAttempts = max(1, retries + 1)
-        let label = URLMasking.mask(request.url)
-        let attempts = AttemptLog()
-        let upload = ResumableUpload(
-            session: session, request: request, files: absolute, options: options,
-            store: JournalUploadResumeStore(journal: journal, key: key), sink: output,
-            note: { text in
+        let options = ResumableUploadOptions(mode: mode, interopVersion: interopVersion, maximumStalledAttempts: max(1, retries + 1),
+                                             keptReplyBytes: output.keptLimit)
+        let store = JournalUploadResumeStore(journal: journal, key: key)
+        let job = TransferJob(label: URLMasking.mask(request.url)) { session in
+            session.resumableUploadTask(with: request, files: absolute, options: options, store: store, sink: output) { text in
                 reporter.clearLine()
                 Console.error("note: \(text)")
-            },
-            attempt: { task in
-                if let previous = attempts.next(task) { reporter.dropped(task: previous) }
-                reporter.started(job: 0, label: label, task: task, attempt: attempts.count)
-            })
-        let outcome = await upload.run()
-        if let last = attempts.last {
-            reporter.ended(job: 0, task: last, outcome: outcome)
+            }
         }
-        reporter.finished(job: 0, outcome: outcome)
-        return outcome
+        return await TransferRunner(session: session, concurrency: 1, reporter: reporter).run([job])[0]
     }
-}
-
-/// `AttemptLog` is the tasks of one resumable upload's attempts, as they start (on the
-/// engine's callers; locked).
-private final class AttemptLog: Sendable {
-    private let state = Mutex<(last: TransferTask?, count: Int)>((nil, 0))
-
-    /// `next(_:)` records `task` and returns the one before it.
-    func next(_ task: TransferTask) -> TransferTask? {
-        state.withLock { state in
-            defer { state = (task, state.count + 1) }
-            return state.last
-        }
-    }
-
-    var last: TransferTask? { state.withLock { $0.last } }
-    var count: Int { state.withLock { $0.count } }
 }
 
 /// `UploadClaim` makes sure one `ferry put` at a time sends one upload: a write lock on one

@@ -203,12 +203,6 @@ final class Reporter: Sendable {
         }
     }
 
-    /// `dropped(task:)` forgets an attempt that another of the same job follows (a resumed
-    /// upload's next request), without a line of its own.
-    func dropped(task: TransferTask) {
-        _ = state.withLock { $0.live.removeValue(forKey: task.id) }
-    }
-
     /// `ended(job:task:outcome:)` reports one attempt's end: a success, or (in JSON) a failure.
     /// A failed attempt is not a line of its own: it is followed by ``finished(job:outcome:)``,
     /// which says what happened once.
