@@ -189,7 +189,8 @@ public final class ResumableUpload: Sendable {
                 lastFailure = failure
                 stalled += 1
                 guard stalled < options.maximumStalledAttempts else {
-                    return .failure(.upload(.resumption("gave up after \(stalled) attempts in a row without progress; run the same command again to resume")))
+                    // What ended the last attempt says most; the resume data stays for a later try.
+                    return .failure(failure ?? .upload(.resumption("gave up after \(stalled) attempts in a row without progress")))
                 }
                 if waits {
                     let seconds = min(30, delay)

@@ -318,7 +318,7 @@ enum TaskLoader {
             requestedName, overwrite, contentDisposition, maxDownloadLimit, retries, resumeURL, priority,
             position, attempts, lastError, finalPath, resumeETag, resumeLastModified, totalLength,
             durableOffset, createdAt, updatedAt, startedAt, finishedAt, reply, fileName, connections, minSplitSize, connection,
-            savedModified, savedInode: Int32
+            savedModified, savedInode, uploadResumable: Int32
 
         init(_ names: [String]) throws {
             var positions: [String: Int32] = [:]
@@ -364,6 +364,7 @@ enum TaskLoader {
             connection = try at("connection")
             savedModified = try at("saved_mtime_ns")
             savedInode = try at("saved_inode")
+            uploadResumable = try at("upload_resumable")
         }
     }
 
@@ -458,6 +459,7 @@ enum TaskLoader {
         var upload: UploadSpec?
         if let method = row.optionalText(c.uploadMethod) {
             upload = UploadSpec(method: method, fields: [], files: [], bodyFile: row.optionalText(c.uploadBodyFile))
+            upload?.resumable = row.optionalText(c.uploadResumable)
         }
         let spec = TaskSpec(
             urls: [],

@@ -50,7 +50,7 @@ public final class JournalUploadResumeStore: UploadResumeStore {
 
     /// `init(journal:task:)` is the store of a queued upload.
     public convenience init(journal: Journal, task: TaskID) {
-        self.init(journal: journal, key: "task:\(task.rawValue)", task: task)
+        self.init(journal: journal, key: Self.taskKey(task), task: task)
     }
 
     /// `putKey(method:url:body:)` is the key of a `ferry put`: the same method, URL and body
@@ -61,6 +61,20 @@ public final class JournalUploadResumeStore: UploadResumeStore {
             hasher.update(Array(piece.utf8) + [0])
         }
         return "put:" + hasher.finalizeHex()
+    }
+
+    /// `boundary(forKey:)` is the multipart boundary of a resumable form named `key`: made
+    /// from the key, so that every attempt (and every process) sends the same bytes and a
+    /// resumed form is the same body.
+    public static func boundary(forKey key: String) -> String {
+        var hasher = ChecksumHasher(algorithm: .sha256)
+        hasher.update(Array(key.utf8))
+        return "Boundary+" + hasher.finalizeHex().prefix(16).uppercased()
+    }
+
+    /// `taskKey(_:)` is the key of a queued upload's resume data.
+    public static func taskKey(_ task: TaskID) -> String {
+        "task:\(task.rawValue)"
     }
 
     public func load() -> UploadResumeData? {

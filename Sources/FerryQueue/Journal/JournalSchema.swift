@@ -188,7 +188,8 @@ enum JournalSchema {
 
     /// v8: `upload_resume`, what a resumable upload needs to go on after its process ended
     /// (`UploadResumeData` as JSON), by key: `task:<id>` for a queued upload (removed with its
-    /// task), a digest of the request for `ferry put`.
+    /// task), a digest of the request for `ferry put`; `task.upload_resumable`, how a queued
+    /// upload resumes (`auto`, `ietf`, `tus`; `NULL`: it does not).
     private static func version8(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE upload_resume (
@@ -198,6 +199,7 @@ enum JournalSchema {
                 updated_at INTEGER NOT NULL
             )
             """)
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN upload_resumable TEXT CHECK (upload_resumable IN ('auto', 'ietf', 'tus'))")
         try db.execute(sql: "PRAGMA user_version = 8")
     }
 }

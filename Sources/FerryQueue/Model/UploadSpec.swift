@@ -46,6 +46,9 @@ public struct UploadSpec: Sendable, Hashable {
     public var files: [File]
     /// `bodyFile` is a file sent as the raw body instead of a form; `nil` by default.
     public var bodyFile: String?
+    /// `resumable` is how the upload resumes (`ResumableUploadOptions.Mode`: `auto`, `ietf`,
+    /// `tus`); `nil` (the default) sends it as a plain request each attempt.
+    public var resumable: String?
 
     /// `init(method:fields:files:bodyFile:)` makes an upload description.
     public init(method: String = "POST", fields: [Field] = [], files: [File] = [], bodyFile: String? = nil) {

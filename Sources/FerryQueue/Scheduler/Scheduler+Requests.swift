@@ -20,8 +20,9 @@ extension Scheduler {
 
     /// `uploadRequest(url:upload:headers:)` builds an upload's request: the raw body file, or
     /// a multipart form of its fields and files. Files are read again now, at the start of
-    /// the attempt: a file that is gone fails the task.
-    static func uploadRequest(url: TransferURL, upload: UploadSpec, headers: [HeaderField]) throws(FerryError) -> Request {
+    /// the attempt: a file that is gone fails the task. A form takes `boundary` when given (a
+    /// resumable one's: every attempt sends the same bytes).
+    static func uploadRequest(url: TransferURL, upload: UploadSpec, headers: [HeaderField], boundary: String? = nil) throws(FerryError) -> Request {
         let base = Request(url: try Request.validatedURL(url.string), method: HTTPMethod(rawValue: upload.method),
                            headers: Scheduler.headers(headers))
         if let bodyFile = upload.bodyFile {
@@ -29,7 +30,7 @@ extension Scheduler {
             request.body = .file(URL(fileURLWithPath: bodyFile))
             return request
         }
-        var form = MultipartFormData()
+        var form = try boundary.map { (boundary) throws(FerryError) in try MultipartFormData(boundary: boundary) } ?? MultipartFormData()
         for field in upload.fields {
             try form.appendPart(value: field.value, name: field.name)
         }

@@ -63,9 +63,19 @@ extension Scheduler {
         do throws(FerryError) {
             if let upload = record.spec.upload {
                 lane = mainLane
-                var request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers)
+                let mode = upload.resumable.flatMap(ResumableUploadOptions.Mode.init(rawValue:))
+                let boundary = mode == nil ? nil : JournalUploadResumeStore.boundary(forKey: JournalUploadResumeStore.taskKey(record.id))
+                var request = try Scheduler.uploadRequest(url: url, upload: upload, headers: record.spec.headers, boundary: boundary)
                 configuration.applyConnection(to: &request, task: record.spec.connection)
-                transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
+                if let mode {
+                    // One request sequence per attempt: the retries (and their backoff) are the
+                    // queue's, each one resuming from the server's offset.
+                    let options = ResumableUploadOptions(mode: mode, maximumStalledAttempts: 1, keptReplyBytes: UploadReply.bodyLimit)
+                    transfer = lane.session.resumableUploadTask(with: request, files: upload.bodyFile.map { [$0] } ?? upload.files.map(\.path),
+                                                                options: options, store: JournalUploadResumeStore(journal: journal, task: record.id))
+                } else {
+                    transfer = lane.session.task(kind: .upload, request: request, delegate: ReplyTaskDelegate(keeping: UploadReply.bodyLimit))
+                }
             } else {
                 lane = mainLane
                 let claim = claims.removeValue(forKey: record.id)

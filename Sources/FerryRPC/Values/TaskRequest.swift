@@ -73,6 +73,7 @@ public enum TaskRequest {
             }),
         ]
         if let body = upload.bodyFile { object["body-file"] = .string(body) }
+        if let resumable = upload.resumable { object["resumable"] = .string(resumable) }
         return .object(object)
     }
 
@@ -102,6 +103,12 @@ public enum TaskRequest {
         }
         guard upload.fields.isEmpty && upload.files.isEmpty ? upload.bodyFile != nil : upload.bodyFile == nil else {
             throw RPCError.failed("an upload has form fields and files, or a body file, not both")
+        }
+        if let resumable = members["resumable"] {
+            guard let mode = resumable.stringValue, ResumableUploadOptions.Mode(rawValue: mode) != nil else {
+                throw RPCError.invalidParams("upload resumable must be auto, ietf or tus")
+            }
+            upload.resumable = mode
         }
         return upload
     }

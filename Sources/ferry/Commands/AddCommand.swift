@@ -85,6 +85,9 @@ struct AddCommand: AsyncParsableCommand {
     @Option(name: [.customShort("X"), .customLong("method")], help: "With --put: the method (default POST for -F, PUT for -T).")
     var method: String?
 
+    @Option(name: .customLong("resumable"), help: ArgumentHelp("With --put: make the upload resumable (auto, alone: --resumable; ietf; tus): pauses, retries and restarts go on from the server's offset.", valueName: "protocol"))
+    var resumable: ResumableUploadOptions.Mode?
+
     @Flag(name: .customLong("compressed"), help: "Ask for a compressed body (gzip, deflate, br, zstd) and save it decoded; a resume asks for none.")
     var compressed = false
 
@@ -268,6 +271,8 @@ struct AddCommand: AsyncParsableCommand {
             errors.append(error.description)
         }
         var upload = UploadSpec(method: method ?? (uploadFile == nil ? "POST" : "PUT"))
+        upload.resumable = resumable?.rawValue
+        if resumable != nil && !put { errors.append("--resumable goes with --put") }
         let absolute = TaskOptionTable.absolute
         func checkReadable(_ path: String) {
             var isDirectory: ObjCBool = false

@@ -43,14 +43,6 @@ extension PutCommand {
         return JournalUploadResumeStore.putKey(method: effectiveMethod, url: url, body: body)
     }
 
-    /// `boundary(forKey:)` is the multipart boundary of a resumable form: made from its key,
-    /// so that the same command sends the same bytes and a resumed form is the same body.
-    static func boundary(forKey key: String) -> String {
-        var hasher = ChecksumHasher(algorithm: .sha256)
-        hasher.update(Array(key.utf8))
-        return "Boundary+" + hasher.finalizeHex().prefix(16).uppercased()
-    }
-
     /// `runResumable(_:files:key:mode:session:reporter:output:)` sends the upload with
     /// ``ResumableUpload``, its resume data in the state directory's journal under a key made
     /// of the method, the URL and the body (``resumeKey(files:)``): the same command run again resumes it.

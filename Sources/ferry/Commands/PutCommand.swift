@@ -112,7 +112,7 @@ struct PutCommand: AsyncParsableCommand {
                 let files = try resumeFiles()
                 resumed = (files, resumeKey(files: files))
             }
-            var made = try makeRequest(boundary: resumed.map { Self.boundary(forKey: $0.key) })
+            var made = try makeRequest(boundary: resumed.map { JournalUploadResumeStore.boundary(forKey: $0.key) })
             made.acceptsCompression = compressed
             (made.connectTimeout, made.maximumTime) = try requestLimits.parsed()
             made.securityPolicy = try trust.policy(environment: ProcessInfo.processInfo.environment)
@@ -144,7 +144,7 @@ struct PutCommand: AsyncParsableCommand {
             throw ExitStatus.usage
         }
         if let saveBody {
-            try writeBody(to: saveBody, boundary: resumed.map { Self.boundary(forKey: $0.key) })
+            try writeBody(to: saveBody, boundary: resumed.map { JournalUploadResumeStore.boundary(forKey: $0.key) })
             return
         }
         guard let body = request.body else { throw ExitStatus.usage }
