@@ -67,138 +67,99 @@ import Testing
         return (0..<count).map { _ in Int64.random(in: Int64(size / 20)...Int64(size / 20 * 17), using: &generator) }.sorted()
     }
 
-    // MARK: - IETF (NIOResumableUpload)
+    // MARK: - Both protocols: drops, kills, a changed file, a server that forgot
 
-    @Test(arguments: [3, 6])
-    func anIETFUploadGoesOnAfterTenDroppedConnectionsInOneRun(version: Int) throws {
+    @Test(arguments: UploadPeer.Kind.allCases)
+    func anUploadGoesOnAfterTenDroppedConnectionsInOneRun(kind: UploadPeer.Kind) throws {
+        guard kind.isAvailable else { return }
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let server = try ResumableUploadServer.start(files: fixture.files)
-        defer { server.stop() }
-        let proxy = try CuttingProxy.start(upstreamPort: server.port)
+        let peer = try UploadPeer.start(kind, files: fixture.files)
+        defer { peer.stop() }
+        let proxy = try CuttingProxy.start(upstreamPort: peer.port)
         defer { proxy.stop() }
         // Cut points are totals of every byte sent through the proxy: each one is hit once.
         var total: Int64 = 0
         for (index, point) in Self.cutPoints().enumerated() {
-            total = max(total + 1, point + Int64(index) * 600)
+            total = max(total + 1, point + Int64(index) * 2000)
             try proxy.cut(after: total)
         }
 
-        let result = try fixture.put(proxy.url("/upload"), ["--resumable=ietf", "--upload-interop-version", "\(version)", "--retry", "3"])
+        let result = try fixture.put(peer.url(through: proxy), kind.options + ["--retry", "3"])
 
         #expect(result.succeeded, "\(result.stderr)")
         #expect(result.stderr.contains("resuming upload at"))
-        let uploads = try server.uploads()
-        #expect(uploads.count == 1)
-        let upload = try #require(uploads.first)
-        #expect(upload.complete && upload.bytes == Int64(Self.size))
-        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 41))
-        #expect(try server.interopVersions() == ["\(version)"])
-        #expect(try server.receivedBytes() <= Int64(Double(Self.size) * 1.1))
+        #expect(try peer.uploadCount() == 1)
+        #expect(try peer.completeDigests() == [Pattern.sha256Hex(count: Self.size, seed: 41)])
+        if let versions = try peer.interopVersions() { #expect(versions == [kind.interopVersion]) }
+        #expect(try peer.receivedBytes() <= Int64(Double(Self.size) * 1.1))
     }
 
-    @Test func anIETFUploadKilledAtTenPointsEndsByteExactWithTheSameCommand() throws {
+    @Test(arguments: UploadPeer.Kind.allCases)
+    func anUploadKilledAtTenPointsEndsByteExactWithTheSameCommand(kind: UploadPeer.Kind) throws {
+        guard kind.isAvailable else { return }
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let server = try ResumableUploadServer.start(files: fixture.files)
-        defer { server.stop() }
-        let url = server.url("/upload")
-        let options = ["--resumable", "--limit-rate", "32M"]
+        let peer = try UploadPeer.start(kind, files: fixture.files)
+        defer { peer.stop() }
+        let options = kind.options + ["--limit-rate", "32M"]
 
         var reached = 0
-        for point in Self.cutPoints() where try fixture.putKilled(url, options, at: point) {
+        for point in Self.cutPoints() where try fixture.putKilled(peer.url, options, at: point) {
             reached += 1
         }
-        let result = try fixture.put(url, options)
+        let result = try fixture.put(peer.url, options)
 
         #expect(reached >= 8, "most kills come before the end")
         #expect(result.succeeded, "\(result.stderr)")
         #expect(result.stderr.contains("resuming upload at"), "\(result.stderr)")
-        let all = try server.uploads()
-        let complete = all.filter(\.complete)
-        #expect(complete.count == 1, "one upload, resumed: \(all)")
-        let upload = try #require(complete.first)
-        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 41))
+        #expect(try peer.uploadCount() == 1, "one upload, resumed: \(Fixture.log.withLock { $0 })")
+        #expect(try peer.completeDigests() == [Pattern.sha256Hex(count: Self.size, seed: 41)])
         // Resumed where the server stood: the server received at most 1.1x the body in all.
-        let received = try server.receivedBytes()
+        let received = try peer.receivedBytes()
         #expect(received <= Int64(Double(Self.size) * 1.1), "\(received) bytes received")
     }
 
-    @Test func aFileChangedBetweenAttemptsStartsANewUploadNeverASplice() throws {
+    @Test(arguments: UploadPeer.Kind.allCases)
+    func aFileChangedBetweenAttemptsStartsANewUploadNeverASplice(kind: UploadPeer.Kind) throws {
+        guard kind.isAvailable else { return }
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let server = try ResumableUploadServer.start(files: fixture.files)
-        defer { server.stop() }
-        let url = server.url("/upload")
-        let options = ["--resumable", "--limit-rate", "32M"]
-        #expect(try fixture.putKilled(url, options, at: Int64(Self.size / 3)))
+        let peer = try UploadPeer.start(kind, files: fixture.files)
+        defer { peer.stop() }
+        let options = kind.options + ["--limit-rate", "32M"]
+        #expect(try fixture.putKilled(peer.url, options, at: Int64(Self.size / 3)))
 
         // The same path, the same size, other bytes.
         try Pattern.writeFile(at: fixture.file, count: Self.size, seed: 42)
-        let result = try fixture.put(url, options)
+        let result = try fixture.put(peer.url, options)
 
         #expect(result.succeeded, "\(result.stderr)")
         #expect(result.stderr.contains("is not the file the upload began with"), "\(result.stderr)")
         #expect(result.stderr.contains("starting a new upload"))
         #expect(!result.stderr.contains("resuming upload at"))
-        let complete = try server.uploads().filter(\.complete)
-        #expect(complete.count == 1)
-        let upload = try #require(complete.first)
-        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 42))
+        #expect(try peer.completeDigests() == [Pattern.sha256Hex(count: Self.size, seed: 42)])
     }
 
-    @Test func aServerThatForgotTheUploadGetsANewOne() throws {
+    @Test(arguments: UploadPeer.Kind.allCases)
+    func aServerThatForgotTheUploadGetsANewOne(kind: UploadPeer.Kind) throws {
+        guard kind.isAvailable else { return }
         let fixture = try Fixture()
         defer { fixture.remove() }
-        let server = try ResumableUploadServer.start(files: fixture.files)
-        defer { server.stop() }
-        let url = server.url("/upload")
-        let options = ["--resumable", "--limit-rate", "32M"]
-        #expect(try fixture.putKilled(url, options, at: Int64(Self.size / 2)))
+        let peer = try UploadPeer.start(kind, files: fixture.files)
+        defer { peer.stop() }
+        let options = kind.options + ["--limit-rate", "32M"]
+        #expect(try fixture.putKilled(peer.url, options, at: Int64(Self.size / 2)))
 
-        try server.restart()
-        let result = try fixture.put(url, options)
+        try peer.forget()
+        let result = try fixture.put(peer.url, options)
 
         #expect(result.succeeded, "\(result.stderr)")
         #expect(result.stderr.contains("the server no longer has the upload (404): starting a new upload"), "\(result.stderr)")
-        let upload = try #require(try server.uploads().first { $0.complete })
-        #expect(SHA256Hex.of(data: try server.body(of: upload.id)) == Pattern.sha256Hex(count: Self.size, seed: 41))
+        #expect(try peer.completeDigests() == [Pattern.sha256Hex(count: Self.size, seed: 41)])
     }
 
     // MARK: - tus (tuspyserver)
-
-    @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
-    func aTusUploadSurvivesDroppedConnectionsAndKillNine() throws {
-        let fixture = try Fixture()
-        defer { fixture.remove() }
-        let server = try TusServer.start(files: fixture.files)
-        defer { server.stop() }
-        let proxy = try CuttingProxy.start(upstreamPort: server.port)
-        defer { proxy.stop() }
-        let url = proxy.url("/files/")
-        let points = Self.cutPoints()
-        // Five drops while the first run sends, then five kills of later runs.
-        var total: Int64 = 0
-        for (index, point) in points.prefix(5).enumerated() {
-            total = max(total + 1, point + Int64(index) * 2000)
-            try proxy.cut(after: total)
-        }
-        let options = ["--resumable=tus", "--limit-rate", "32M"]
-        var reached = 0
-        for point in points.suffix(5) where try fixture.putKilled(url, options, at: point) {
-            reached += 1
-        }
-        let result = try fixture.put(url, options)
-
-        #expect(reached >= 1)
-        #expect(result.succeeded, "\(result.stderr)")
-        let uploads = try server.uploads()
-        #expect(uploads.count == 1, "one upload, resumed: \(uploads) \(result.stderr) \(Fixture.log.withLock { $0 })")
-        let upload = try #require(uploads.first)
-        #expect(upload.complete && upload.sha256 == Pattern.sha256Hex(count: Self.size, seed: 41))
-        let received = try server.receivedBytes()
-        #expect(received <= Int64(Double(Self.size) * 1.1), "\(received) bytes received")
-    }
 
     @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
     func tuspyAndFerryUploadTheSameBytesToOneTusServer() throws {
@@ -343,5 +304,86 @@ import Testing
         let uploads = try server.uploads()
         #expect(uploads.count == 1)
         #expect(uploads.first?.complete == true && uploads.first?.sha256 == SHA256Hex.of(data: expected))
+    }
+}
+
+/// `UploadPeer` is a resumable-upload server of either protocol, as the tests use it: the
+/// IETF draft (NIOResumableUpload, spoken at interop 3 or 6) or tus (tuspyserver).
+final class UploadPeer {
+    enum Kind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case ietf3, ietf6, tus
+
+        var testDescription: String { rawValue }
+        /// `options` are `ferry put`'s options for this peer.
+        var options: [String] {
+            switch self {
+            case .ietf3: ["--resumable=ietf", "--upload-interop-version", "3"]
+            case .ietf6: ["--resumable=ietf"]
+            case .tus: ["--resumable=tus"]
+            }
+        }
+        var interopVersion: String { self == .ietf3 ? "3" : "6" }
+        /// `isAvailable` is false for tus when tuspyserver is not installed (the case is skipped).
+        var isAvailable: Bool { self != .tus || TusServer.isAvailable }
+    }
+
+    let kind: Kind
+    private let ietf: ResumableUploadServer?
+    private let tus: TusServer?
+
+    private init(kind: Kind, ietf: ResumableUploadServer?, tus: TusServer?) {
+        self.kind = kind
+        self.ietf = ietf
+        self.tus = tus
+    }
+
+    static func start(_ kind: Kind, files: URL) throws -> UploadPeer {
+        kind == .tus ? UploadPeer(kind: kind, ietf: nil, tus: try TusServer.start(files: files))
+            : UploadPeer(kind: kind, ietf: try ResumableUploadServer.start(files: files), tus: nil)
+    }
+
+    var port: Int { ietf?.port ?? tus?.port ?? 0 }
+    /// `url` is where uploads go.
+    var url: URL { ietf?.url("/upload") ?? tus?.uploadsURL ?? URL(fileURLWithPath: "/") }
+
+    /// `url(through:)` is `url` by way of `proxy` (which forwards to this peer).
+    func url(through proxy: CuttingProxy) -> URL {
+        proxy.url(kind == .tus ? "/files/" : "/upload")
+    }
+
+    /// `uploadCount()` is how many uploads the server has begun.
+    func uploadCount() throws -> Int {
+        try ietf?.uploads().count ?? tus?.uploads().count ?? 0
+    }
+
+    /// `completeDigests()` are the SHA-256 of every complete upload's bytes on the server.
+    func completeDigests() throws -> [String] {
+        if let ietf { return try ietf.uploads().filter(\.complete).map { SHA256Hex.of(data: try ietf.body(of: $0.id)) } }
+        return try tus?.uploads().filter(\.complete).map(\.sha256) ?? []
+    }
+
+    func receivedBytes() throws -> Int64 {
+        try ietf?.receivedBytes() ?? tus?.receivedBytes() ?? 0
+    }
+
+    /// `interopVersions()` are the IETF interop versions requests carried; `nil` for tus.
+    func interopVersions() throws -> [String]? {
+        try ietf?.interopVersions()
+    }
+
+    /// `forget()` makes the server forget every upload: the IETF server restarts (its state
+    /// is in memory), tus's files are deleted.
+    func forget() throws {
+        if let ietf { try ietf.restart() }
+        if let tus {
+            for name in try FileManager.default.contentsOfDirectory(atPath: tus.filesDirectory.path) {
+                try FileManager.default.removeItem(at: tus.filesDirectory.appendingPathComponent(name))
+            }
+        }
+    }
+
+    func stop() {
+        ietf?.stop()
+        tus?.stop()
     }
 }
