@@ -115,6 +115,22 @@ import Testing
             fields: [.init(name: "title", value: "Hello world"), .init(name: "tag", value: "a=b")])))])
     }
 
+    @Test func aResumableUploadNamesItsProtocolAndSendsFiles() {
+        var state = Fixtures.state(files: ["/a"])
+        Fixtures.press([.character("u")], in: &state)
+        let effects = Fixtures.press(Fixtures.type("https://up.example/") + [.tab] + Fixtures.type("/a") + [.tab, .tab]
+                                         + Fixtures.type("TUS") + [.enter], in: &state)
+        #expect(effects == [.perform(.addUpload(UploadRequest(url: "https://up.example/", files: ["/a"], resumable: "tus")))])
+
+        var other = Fixtures.state(files: ["/a"])
+        Fixtures.press([.character("u")], in: &other)
+        let refused = Fixtures.press(Fixtures.type("https://up.example/") + [.tab] + Fixtures.type("/a") + [.tab, .tab]
+                                         + Fixtures.type("ftp") + [.enter], in: &other)
+        #expect(refused.isEmpty)
+        #expect(dialog(other)?.problem == "Resumable is auto, ietf or tus (or empty for a plain upload)")
+        #expect(dialog(other)?.focus == 3)
+    }
+
     @Test func uploadNeedsAFileOrAField() {
         var state = Fixtures.state()
         Fixtures.press([.character("u")], in: &state)

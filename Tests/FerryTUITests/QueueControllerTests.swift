@@ -108,6 +108,18 @@ import Testing
         #expect(record.spec.upload?.files.map(\.path) == [file])
         #expect(record.spec.upload?.fields == [UploadSpec.Field(name: "title", value: "cat")])
         #expect(harness.row(named: "photo.jpg")?.kind == .upload)
+        #expect(record.spec.upload?.resumable == nil)
+    }
+
+    @Test func aResumableUploadIsQueuedResumableThroughTheJournal() throws {
+        let harness = try ControllerHarness()
+        harness.settle()
+        let file = harness.directory.file("video.bin").path
+        try Data("frames".utf8).write(to: URL(fileURLWithPath: file))
+        harness.send(.addUpload(UploadRequest(url: "http://127.0.0.1/up", files: [file], resumable: "ietf")))
+        #expect(harness.waitUntil { $0.row(named: "video.bin") != nil })
+        let record = try #require(try harness.journal.tasks(limit: 10).first)
+        #expect(record.spec.upload?.resumable == "ietf")
     }
 
     @Test func pauseResumeAndPauseAllChangeTheJournalAndTheRows() throws {

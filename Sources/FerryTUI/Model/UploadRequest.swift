@@ -8,11 +8,16 @@ public struct UploadRequest: Sendable, Hashable {
     public var files: [String]
     /// `fields` are the plain form fields, in the order typed (the queue's own field type).
     public var fields: [UploadSpec.Field]
+    /// `resumable` is how the upload resumes (`auto`, `ietf`, `tus`); `nil` (the default)
+    /// for a plain upload.
+    public var resumable: String?
 
-    /// `init(url:files:fields:)` makes a request; files and fields are empty by default.
-    public init(url: String, files: [String] = [], fields: [UploadSpec.Field] = []) {
+    /// `init(url:files:fields:resumable:)` makes a request; files and fields are empty by
+    /// default, and it is a plain upload.
+    public init(url: String, files: [String] = [], fields: [UploadSpec.Field] = [], resumable: String? = nil) {
         self.url = url
         self.files = files
         self.fields = fields
+        self.resumable = resumable
     }
 }

@@ -64,11 +64,12 @@ enum TaskSubmission {
                 throw FieldProblem("Cannot read file: \(path)", field: 1)
             }
         }
-        let upload = UploadSpec(
+        var upload = UploadSpec(
             method: "POST",
             fields: request.fields,
             files: files.map { UploadSpec.File(fieldName: "file", path: $0) }
         )
+        upload.resumable = request.resumable
         return NewTask(spec: TaskSpec(urls: [url], upload: upload))
     }
 

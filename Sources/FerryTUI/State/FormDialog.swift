@@ -44,6 +44,7 @@ public struct FormDialog: Sendable, Hashable {
             FormField(label: "URL", placeholder: "https://…"),
             FormField(label: "Files", placeholder: "path, path, …"),
             FormField(label: "Fields", placeholder: "optional, name=value&name=value"),
+            FormField(label: "Resumable", placeholder: "optional: auto, ietf or tus (goes on from the server's offset)"),
         ])
     }
 
@@ -249,6 +250,13 @@ public struct FormDialog: Sendable, Hashable {
         if files.isEmpty && formFields.isEmpty {
             return .failure(FieldProblem("Give at least one file or field", field: 1))
         }
-        return .success(.addUpload(UploadRequest(url: url, files: files, fields: formFields)))
+        let resumable = fields[3].editor.text.trimmingSpaces().lowercased()
+        guard resumable.isEmpty || ["auto", "ietf", "tus"].contains(resumable) else {
+            return .failure(FieldProblem("Resumable is auto, ietf or tus (or empty for a plain upload)", field: 3))
+        }
+        if !resumable.isEmpty && files.isEmpty {
+            return .failure(FieldProblem("A resumable upload sends files: give at least one", field: 1))
+        }
+        return .success(.addUpload(UploadRequest(url: url, files: files, fields: formFields, resumable: resumable.isEmpty ? nil : resumable)))
     }
 }
