@@ -7,7 +7,8 @@ DEBS := curl libcurl4-openssl-dev libssl-dev libncursesw5-dev libsqlite3-dev zli
 	man-db groff-base python3-cryptography aria2
 BENCH_DEBS := curl wget axel time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client; aria2c, in
-# DEBS, answers the same calls for the comparison test).
+# DEBS, answers the same calls for the comparison test; tuspyserver on uvicorn: a real tus 1.0
+# server; tuspy, the reference tus client, uploads beside Ferry to it).
 PIP_DEPS := aria2p tuspyserver uvicorn tuspy
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
