@@ -27,6 +27,20 @@ struct TerminalPasteAndKeysTests {
         return try Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
     }
 
+    /// `diagnosis(_:)` is what a failed naming check needs: the downloads directory, each
+    /// task's state and file name, and the end of the daemon's log.
+    static func diagnosis(_ fixture: Fixture) -> String {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: fixture.downloads).sorted()) ?? []
+        // Read beside the daemon (WAL), which goes on running for the rest of the test.
+        let opened = try? Journal.open(at: fixture.stateDirectory + "/journal.sqlite", onCorruption: .fail).journal
+        let tasks = (opened.map { journal in
+            defer { try? journal.close() }
+            return ((try? journal.tasks(limit: 10)) ?? []).map { "#\($0.id.rawValue) \($0.state) \($0.fileName ?? "-") attempts \($0.attempts)" }
+        }) ?? []
+        let log = (try? String(contentsOfFile: fixture.stateDirectory + "/ferry.log", encoding: .utf8)) ?? "(no ferry.log)"
+        return "files: \(files)\ntasks: \(tasks)\nlog: \(log.suffix(3000))"
+    }
+
     @Test func twoURLsPastedIntoTheAddDialogWithXAndDAreTwoTasksAndNothingIsRemoved() throws {
         // Given nginx with three small files, and ferry showing one finished task, selected
         let www = try TemporaryDirectory(worldReadable: true)
@@ -49,9 +63,12 @@ struct TerminalPasteAndKeysTests {
         #expect(terminal.waitUntil { terminal.screen().contains { $0.contains("2 URLs: Enter adds 2 downloads") } }, "\(terminal.screen())")
         try terminal.send("Enter")
         // And both are added and finish, and the selected task and its file are still there
-        #expect(terminal.waitUntil {
+        let bothDone = terminal.waitUntil {
             Self.starts(fixture.row("x-one.bin"), with: "✓") && Self.starts(fixture.row("d-two.bin"), with: "✓")
-        }, "\(terminal.screen())")
+        }
+        // Seen twice under load: x-one saved as x-one.1.bin, as if its name had been taken.
+        // What the directory, the journal and the log then held says by whom.
+        #expect(bothDone, "\(terminal.screen())\n\(Self.diagnosis(fixture))")
         #expect(Self.starts(fixture.row("keep.bin"), with: "✓"))
         #expect(FileManager.default.fileExists(atPath: fixture.downloads + "/keep.bin"))
 

@@ -74,17 +74,17 @@ public final class TusServer: Sendable {
         stop()
     }
 
-    /// `start(files:verbose:strictMetadata:)` launches `python3 tus_server.py --port 0
-    /// --files <files>` and returns once it serves (at most 30 s: FastAPI is slow to
+    /// `start(files:port:verbose:strictMetadata:)` launches `python3 tus_server.py --port
+    /// <port> --files <files>` (any free port by default) and returns once it serves (at most 30 s: FastAPI is slow to
     /// import). `verbose` makes it log requests to its standard error (see
     /// `standardError`); `false` by default. `strictMetadata` keeps tuspyserver's own rule
     /// that HEAD fails with 400 for an upload created without `filename` and `filetype`
     /// metadata; `false` by default (the server adds them).
-    public static func start(files: URL, verbose: Bool = false, strictMetadata: Bool = false) throws -> TusServer {
+    public static func start(files: URL, port: Int = 0, verbose: Bool = false, strictMetadata: Bool = false) throws -> TusServer {
         guard isAvailable else {
             throw TestSupportError("python3 cannot import tuspyserver and uvicorn: install them (make deps)")
         }
-        var arguments = [scriptURL.path, "--port", "0", "--files", files.path, "--exit-on-stdin-eof"]
+        var arguments = [scriptURL.path, "--port", "\(port)", "--files", files.path, "--exit-on-stdin-eof"]
         if verbose { arguments.append("--verbose") }
         if strictMetadata { arguments.append("--strict-metadata") }
         let process = try ChildProcess.spawn(executable: "python3", arguments: arguments, input: .keepOpen)
