@@ -10,10 +10,24 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// The first error the parser reported, with its line and column.
     private(set) var firstError: (code: Int, line: Int, column: Int)?
     private(set) var root: XMLDocumentTree.Element?
+    /// Whether the document nested deeper than `maximumDepth` (the parse was then stopped).
+    private(set) var tooDeep = false
     private var open: [XMLDocumentTree.Element] = []
+    private let maximumDepth: Int
+
+    /// `init(maximumDepth:)` makes a builder that stops the parse past `maximumDepth` nested
+    /// elements (no limit by default).
+    init(maximumDepth: Int = .max) {
+        self.maximumDepth = maximumDepth
+    }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName: String?, attributes: [String: String] = [:]) {
+        guard open.count < maximumDepth else {
+            tooDeep = true
+            parser.abortParsing()
+            return
+        }
         let sorted = attributes.sorted { ParameterValue.precedes($0.key, $1.key) }.map { XMLDocumentTree.Attribute(name: $0.key, value: $0.value) }
         open.append(XMLDocumentTree.Element(name: elementName, attributes: sorted))
     }

@@ -199,6 +199,8 @@ public enum SerializationReason: Sendable, Equatable, CustomStringConvertible {
     case invalidJSON(String)
     case invalidPropertyList(String)
     case invalidXML(String)
+    /// A Metalink that cannot be used: not one, too large, or hostile (a name outside the directory).
+    case invalidMetalink(String)
     case invalidImage(String)
     case encodingFailed(String)
     case noSerializerSucceeded([String])
@@ -208,6 +210,7 @@ public enum SerializationReason: Sendable, Equatable, CustomStringConvertible {
         case .invalidJSON(let why): "invalid JSON: \(why)"
         case .invalidPropertyList(let why): "invalid property list: \(why)"
         case .invalidXML(let why): "invalid XML: \(why)"
+        case .invalidMetalink(let why): "unusable Metalink: \(why)"
         case .invalidImage(let why): "invalid image: \(why)"
         case .encodingFailed(let why): "could not encode the body: \(why)"
         case .noSerializerSucceeded(let reasons): "no response serializer accepted the reply: \(reasons.joined(separator: "; "))"

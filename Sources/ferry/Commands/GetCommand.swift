@@ -16,7 +16,7 @@ struct GetCommand: AsyncParsableCommand {
     /// The environment variable that sets the checkpoint interval in seconds (`0` turns periodic checkpoints off; for benchmarks).
     static let checkpointIntervalVariable = "FERRY_CHECKPOINT_INTERVAL"
 
-    @Argument(help: "The http or https URLs to download.")
+    @Argument(help: "The http or https URLs to download (a local FILE.meta4 or FILE.metalink: its files).")
     var urls: [String] = []
 
     @Option(name: [.short, .customLong("input-file")], help: ArgumentHelp("Download the list in FILE too: aria2's input-file format, as ferry add -i reads it ('-' for stdin, gzip accepted); entries' own out=, dir=, checksum=, ... apply.", valueName: "FILE"))
@@ -34,7 +34,11 @@ struct GetCommand: AsyncParsableCommand {
         // Check every input before anything is sent.
         var parsed: [URL] = []
         var inputErrors: [FerryError] = []
-        for text in urls {
+        let metalinks = options.metalinkFiles + urls.filter(Self.isMetalinkPath)
+        if let wanted = options.metalinkPreferredProtocol, !["http", "https", "none"].contains(wanted.lowercased()) {
+            inputErrors.append(.input(.invalidOption("--metalink-preferred-protocol is http, https or none")))
+        }
+        for text in urls where !Self.isMetalinkPath(text) {
             do throws(FerryError) {
                 parsed.append(try Request.validatedURL(text))
             } catch {
@@ -52,11 +56,14 @@ struct GetCommand: AsyncParsableCommand {
         } catch {
             inputErrors.append(error)
         }
-        if inputFile == nil && urls.isEmpty {
-            inputErrors.append(.input(.invalidOption("nothing to download: give URLs or -i FILE")))
+        if inputFile == nil && urls.isEmpty && metalinks.isEmpty {
+            inputErrors.append(.input(.invalidOption("nothing to download: give URLs, -i FILE or a Metalink")))
         }
         if inputFile != nil && (options.output != nil || options.checksum != nil) {
             inputErrors.append(.input(.invalidOption("-o and --checksum name one file: with -i, give out= and checksum= in the list")))
+        }
+        if !metalinks.isEmpty && (options.output != nil || options.checksum != nil) {
+            inputErrors.append(.input(.invalidOption("-o and --checksum name one file: a Metalink names its files and their hashes")))
         }
         if options.output != nil && urls.count > 1 {
             inputErrors.append(.input(.invalidOption("-o/--output names one file: give one URL with it, or use -d DIR")))
@@ -131,6 +138,9 @@ struct GetCommand: AsyncParsableCommand {
         if let inputFile {
             (request.listed, request.listedSkipped) = try listedTasks(from: inputFile, directory: directory, headers: headers, rate: rate,
                                                               checksum: checksum, connection: connection.settings)
+        }
+        if !metalinks.isEmpty {
+            request.listed += try metalinkTasks(from: metalinks, directory: directory, headers: headers, rate: rate, connection: connection.settings)
         }
         let journal: DownloadJournal
         do throws(QueueError) {

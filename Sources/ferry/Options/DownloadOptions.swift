@@ -60,6 +60,15 @@ struct DownloadOptions: ParsableArguments {
 
     @OptionGroup(title: "Logins and proxy") var login: LoginOptions
 
+    @Option(name: [.customShort("M"), .customLong("metalink-file")], help: ArgumentHelp("Download the files of a Metalink (4, RFC 5854, or 3.0): each from its sources, best first, checked against its hash (repeatable; FILE.meta4 as an argument works too).", valueName: "FILE"))
+    var metalinkFiles: [String] = []
+
+    @Option(name: .customLong("metalink-location"), help: ArgumentHelp("With a Metalink: try the sources in these countries first (ISO 3166 codes, comma-separated).", valueName: "CODES"))
+    var metalinkLocation: String?
+
+    @Option(name: .customLong("metalink-preferred-protocol"), help: ArgumentHelp("With a Metalink: try this protocol's sources first (http, https or none).", valueName: "PROTO"))
+    var metalinkPreferredProtocol: String?
+
     @Option(name: .customLong("checksum"), help: ArgumentHelp("Check the file's digest: sha-256=HEX (also sha-1, sha-512, md5). On a mismatch the file does not take its name and the exit status is 3.", valueName: "ALGO=HEX"))
     var checksum: String?
 
