@@ -104,9 +104,12 @@ import Testing
             Metalink.Source(url: "http://c.example/f", priority: 3, location: "de"),
             Metalink.Source(url: "https://d.example/f", priority: 4, location: nil),
         ]
-        let byLocation = MetalinkChoice(locations: "DE, fr", preferredProtocol: nil).ordered(sources)
+        let file = Metalink.File(name: "f", size: nil, hashes: [], pieces: nil, sources: sources)
+        let choice = MetalinkChoice(locations: "DE, fr", preferredProtocol: nil)
+        let byLocation = file.sources(preferring: choice.locations, protocol: choice.preferredProtocol)
         #expect(byLocation.map(\.url) == ["https://b.example/f", "http://c.example/f", "http://a.example/f", "https://d.example/f"])
-        let byProtocol = MetalinkChoice(locations: nil, preferredProtocol: "https").ordered(sources)
+        let https = MetalinkChoice(locations: nil, preferredProtocol: "https")
+        let byProtocol = file.sources(preferring: https.locations, protocol: https.preferredProtocol)
         #expect(byProtocol.map(\.url) == ["https://b.example/f", "https://d.example/f", "http://a.example/f", "http://c.example/f"])
     }
 }

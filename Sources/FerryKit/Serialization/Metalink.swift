@@ -67,6 +67,40 @@ public struct Metalink: Sendable, Equatable {
         public var pieces: Pieces?
         /// `sources` are best first: by priority, then in document order.
         public var sources: [Source]
+
+        public init(name: String, size: Int64?, hashes: [Hash], pieces: Pieces?, sources: [Source]) {
+            self.name = name
+            self.size = size
+            self.hashes = hashes
+            self.pieces = pieces
+            self.sources = sources
+        }
+
+        /// `sources(preferring:protocol:)` are the sources with those in `locations` (country
+        /// codes, lowercased) first, then those of `preferredProtocol` (`http`, `https`), each
+        /// group in priority order: aria2's `--metalink-location` and
+        /// `--metalink-preferred-protocol`.
+        public func sources(preferring locations: [String], protocol preferredProtocol: String?) -> [Source] {
+            func rank(_ source: Source) -> Int {
+                var rank = 0
+                if !locations.isEmpty, !(source.location.map(locations.contains) ?? false) { rank += 2 }
+                if let preferredProtocol, URL(string: source.url)?.scheme?.lowercased() != preferredProtocol { rank += 1 }
+                return rank
+            }
+            return sources.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
+        }
+
+        /// `strongestHash` is the whole-file hash to check: sha-512, sha-256, sha-1, then md5.
+        public var strongestHash: Hash? {
+            for algorithm in ["sha-512", "sha-256", "sha-1", "md5"] {
+                if let hash = hashes.first(where: { $0.algorithm == algorithm }) { return hash }
+            }
+            return nil
+        }
+
+        /// `folders` are the name's folders, `fileName` its last part.
+        public var folders: [String] { name.split(separator: "/").dropLast().map(String.init) }
+        public var fileName: String { name.split(separator: "/").last.map(String.init) ?? name }
     }
 
     /// `version` is 4 or 3.

@@ -9,6 +9,7 @@ public enum Aria2Methods {
     /// order, then Ferry's own (`FrontEndMethods`, `FerryMethods`).
     public static let table: [RPCMethod] = [
         RPCMethod("aria2.addUri", addUri),
+        RPCMethod("aria2.addMetalink", addMetalink),
         RPCMethod("aria2.remove", remove),
         RPCMethod("aria2.forceRemove", remove),
         RPCMethod("aria2.pause", pause),

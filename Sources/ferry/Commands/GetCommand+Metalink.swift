@@ -50,46 +50,26 @@ struct MetalinkChoice {
         self.preferredProtocol = wanted == "none" ? nil : wanted
     }
 
-    /// `ordered(_:)` is `sources` with the preferred locations first, then the preferred
-    /// protocol, each group in the document's order of priority.
-    func ordered(_ sources: [Metalink.Source]) -> [Metalink.Source] {
-        func rank(_ source: Metalink.Source) -> Int {
-            var rank = 0
-            if !locations.isEmpty, !(source.location.map(locations.contains) ?? false) { rank += 2 }
-            if let preferredProtocol, URL(string: source.url)?.scheme?.lowercased() != preferredProtocol { rank += 1 }
-            return rank
-        }
-        return sources.enumerated().sorted { (rank($0.element), $0.offset) < (rank($1.element), $1.offset) }.map(\.element)
-    }
-
     /// `task(for:directory:headers:rate:retries:connection:)` is the download of one file.
     func task(for file: Metalink.File, directory: URL, headers: HTTPHeaders, rate: Int64?, retries: Int,
               connection: ConnectionSettings) throws(FerryError) -> NewTask {
         var urls: [TransferURL] = []
-        for source in ordered(file.sources) {
+        for source in file.sources(preferring: locations, protocol: preferredProtocol) {
             if let url = try? TransferURL(validating: source.url) { urls.append(url) }
         }
         guard !urls.isEmpty else { throw .serialization(.invalidMetalink("\(file.name): no source Ferry can use")) }
-        let parts = file.name.split(separator: "/").map(String.init)
         var folder = directory
-        for part in parts.dropLast() { folder = folder.appendingPathComponent(part, isDirectory: true) }
-        if parts.count > 1 {
+        for part in file.folders { folder = folder.appendingPathComponent(part, isDirectory: true) }
+        if !file.folders.isEmpty {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
                 throw .file(.io(path: folder.path, errno: EACCES, operation: "make the Metalink's folder"))
             }
         }
-        // The strongest digest known, as --checksum takes it.
-        var checksum: Checksum?
-        for algorithm in ["sha-512", "sha-256", "sha-1", "md5"] {
-            if let hash = file.hashes.first(where: { $0.algorithm == algorithm }), let made = try? Checksum(parsing: "\(algorithm)=\(hash.hex)") {
-                checksum = made
-                break
-            }
-        }
+        let checksum = file.strongestHash.flatMap { try? Checksum(parsing: "\($0.algorithm)=\($0.hex)") }
         let fields = headers.compactMap { try? HeaderField(name: $0.name, value: $0.value) }
-        let spec = TaskSpec(urls: urls, headers: fields, destinationDirectory: folder.path, requestedName: parts.last,
+        let spec = TaskSpec(urls: urls, headers: fields, destinationDirectory: folder.path, requestedName: file.fileName,
                             checksum: checksum, options: TaskOptions(maxDownloadLimit: rate, retries: retries), connection: connection)
         return NewTask(spec: spec)
     }
