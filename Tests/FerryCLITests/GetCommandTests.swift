@@ -83,7 +83,7 @@ import Testing
             (["get", "-H", "no colon", "http://127.0.0.1/"], "invalid header"),
             (["get", "-o", "a", "http://127.0.0.1/1", "http://127.0.0.1/2"], "-o/--output names one file"),
             (["get", "--bogus-flag", "http://127.0.0.1/"], "bogus-flag"),
-            (["get"], "nothing to download: give URLs or -i FILE"),
+            (["get"], "nothing to download: give URLs, -i FILE or a Metalink"),
             (["get", "-o", "-", "http://127.0.0.1/1", "http://127.0.0.1/2"], "-o/--output names one file"),
         ]
         for (arguments, message) in cases {

@@ -90,6 +90,26 @@ struct AttemptPolicyTests {
         #expect(policy.mirror(of: id) == 0)
     }
 
+    @Test func aLinkThatExpiresUnderADownloadWithBytesWaitsForANewOne() throws {
+        var policy = AttemptPolicy(retryPolicy: retryPolicy)
+        let spec = try spec(mirrors: 2, retries: 0)
+
+        // A 403 on the first of two mirrors moves on; on the last, with bytes on disk, it waits.
+        let first = policy.decide(id, spec: spec, outcome: .failure(status(403)), intent: nil, madeProgress: false, holdsBytes: true, response: nil)
+        #expect(first.state == .queued && policy.mirror(of: id) == 1)
+        let last = policy.decide(id, spec: spec, outcome: .failure(status(410)), intent: nil, madeProgress: false, holdsBytes: true, response: nil)
+        #expect(last.state == .paused)
+        #expect(last.message?.hasPrefix("link expired (server answered 410") == true)
+        #expect(last.message?.contains("ferry retarget \(id.rawValue) URL") == true)
+
+        // Without bytes a 403 is a failure as before; an upload's too.
+        var fresh = AttemptPolicy(retryPolicy: retryPolicy)
+        let one = try self.spec(retries: 0)
+        #expect(fresh.decide(id, spec: one, outcome: .failure(status(403)), intent: nil, madeProgress: false, holdsBytes: false, response: nil).state == .failed)
+        let upload = try self.spec(retries: 0, upload: UploadSpec(bodyFile: "/f"))
+        #expect(fresh.decide(id, spec: upload, outcome: .failure(status(403)), intent: nil, madeProgress: false, holdsBytes: true, response: nil).state == .failed)
+    }
+
     @Test func aLocalFailureDoesNotMoveToAnotherMirror() throws {
         var policy = AttemptPolicy(retryPolicy: retryPolicy)
         let spec = try spec(mirrors: 2, retries: 0)

@@ -59,3 +59,33 @@ extension Journal {
         }
     }
 }
+
+extension Journal {
+    /// `retarget(_:to:)` gives a download new URLs (the first is tried first; the others are
+    /// its mirrors) and keeps its bytes and their validators: its next attempt resumes from
+    /// the new URL with `If-Range`, so the bytes are kept only when the new source serves the
+    /// same representation (the same strong ETag, or the same Last-Modified, and the same
+    /// length), and it starts over otherwise. The URL that served the bytes is forgotten.
+    /// Returns false, changing nothing, for an upload, a running task or a finished one.
+    /// Throws `.journal(.taskNotFound)`.
+    public func retarget(_ id: TaskID, to urls: [TransferURL]) throws(QueueError) -> Bool {
+        guard !urls.isEmpty else { throw .input(.invalidURL("", detail: "give at least one URL")) }
+        let time = timestamp()
+        return try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT state, kind FROM task WHERE id = ?", arguments: [id.rawValue]) else {
+                throw QueueError.journal(.taskNotFound(id))
+            }
+            let state: String = row["state"]
+            let kind: String = row["kind"]
+            guard kind == "download", state != "running", state != "done" else { return false }
+            try db.execute(sql: "DELETE FROM task_url WHERE task_id = ?", arguments: [id.rawValue])
+            for (ordinal, url) in urls.enumerated() {
+                try db.execute(sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (?, ?, ?)",
+                               arguments: [id.rawValue, ordinal, url.string])
+            }
+            try db.execute(sql: "UPDATE task SET resume_url = NULL, updated_at = ? WHERE id = ?", arguments: [time, id.rawValue])
+            try JournalMeta.bumpRevision(db)
+            return true
+        }
+    }
+}

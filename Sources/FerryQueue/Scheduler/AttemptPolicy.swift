@@ -39,14 +39,15 @@ struct AttemptPolicy {
         tasks[id]?.mirror ?? 0
     }
 
-    /// `decide(_:spec:outcome:intent:madeProgress:response:random:)` turns an ended attempt
+    /// `decide(_:spec:outcome:intent:madeProgress:holdsBytes:response:random:)` turns an ended attempt
     /// of task `id` into its next state, message and retry, and counts it. `intent` is why the
     /// scheduler stopped the transfer (`nil` when it ended on its own); `madeProgress` is true
-    /// when the attempt moved the download on; `response` is the reply, for its Retry-After;
+    /// when the attempt moved the download on; `holdsBytes` when the download has bytes on disk
+    /// (a 403 or 410 then is a link that expired); `response` is the reply, for its Retry-After;
     /// `random` is the jitter source of the retry delay.
     mutating func decide(
         _ id: TaskID, spec: TaskSpec, outcome: Result<TransferResult, FerryError>, intent: StopIntent?,
-        madeProgress: Bool, response: HTTPResponse?, random: () -> Double = { Double.random(in: 0...1) }
+        madeProgress: Bool, holdsBytes: Bool = false, response: HTTPResponse?, random: () -> Double = { Double.random(in: 0...1) }
     ) -> Decision {
         if let intent {
             switch intent {
@@ -83,6 +84,14 @@ struct AttemptPolicy {
         }
         if case .cancelled = error {
             return Decision(state: .queued, message: nil)
+        }
+        if spec.upload == nil, holdsBytes, case .validation(.unacceptableStatus(let status, let reason, _, _)) = error,
+           status == 403 || status == 410, mirror(of: id) + 1 >= spec.urls.count {
+            // A signed link that expired under a download with bytes: it waits for a new one,
+            // its bytes kept, instead of failing.
+            tasks.removeValue(forKey: id)
+            return Decision(state: .paused, message: "link expired (server answered \(status) \(reason)); its bytes are kept: "
+                                + "give it a new link with 'ferry retarget \(id.rawValue) URL'", failure: .transfer)
         }
         var policy = retryPolicy
         if let retries = spec.options.retries {

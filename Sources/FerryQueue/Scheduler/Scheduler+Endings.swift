@@ -95,6 +95,7 @@ extension Scheduler {
             intents.append(intent)
             let decision = attempts.decide(ending.id, spec: ending.record.spec, outcome: ending.outcome,
                                            intent: intent, madeProgress: ending.madeProgress,
+                                           holdsBytes: ending.madeProgress || ending.record.resume.durableOffset > 0,
                                            response: ending.response)
             decisions.append(decision)
             if ending.marked { markedCount -= 1 }

@@ -19,6 +19,7 @@ public enum FerryMethods {
         RPCMethod("ferry.remove", remove),
         RPCMethod("ferry.purge", purge),
         RPCMethod("ferry.move", move),
+        RPCMethod("ferry.retarget", retarget),
         RPCMethod("ferry.engine", engine),
         RPCMethod("ferry.adopt", adopt),
     ]

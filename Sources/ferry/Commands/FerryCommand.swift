@@ -19,7 +19,7 @@ struct FerryCommand: AsyncParsableCommand {
         """,
         version: FerryVersion.string,
         subcommands: [GetCommand.self, PutCommand.self, AddCommand.self, ListCommand.self, ResumeCommand.self,
-                      PauseCommand.self, RetryCommand.self, RemoveCommand.self, MoveCommand.self, LimitCommand.self, DaemonCommand.self, StopCommand.self, ConfigCommand.self,
+                      PauseCommand.self, RetryCommand.self, RemoveCommand.self, MoveCommand.self, RetargetCommand.self, LimitCommand.self, DaemonCommand.self, StopCommand.self, ConfigCommand.self,
                       TerminalCommand.self, NetworkMonitorCommand.self],
         defaultSubcommand: TerminalCommand.self
     )
