@@ -20,6 +20,7 @@ public enum Aria2Methods {
         RPCMethod("aria2.unpauseAll", unpauseAll),
         RPCMethod("aria2.tellStatus", tellStatus),
         RPCMethod("aria2.getUris", getUris),
+        RPCMethod("aria2.changeUri", changeUri),
         RPCMethod("aria2.getFiles", getFiles),
         RPCMethod("aria2.tellActive", tellActive),
         RPCMethod("aria2.tellWaiting", tellWaiting),
