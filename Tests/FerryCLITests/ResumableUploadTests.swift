@@ -223,6 +223,24 @@ import Testing
         #expect(result.stderr.contains("the server offered no resumable upload"), "\(result.stderr)")
     }
 
+    @Test func aSecondPutOfTheSameUploadIsRefusedWhileTheFirstSends() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try ResumableUploadServer.start(files: fixture.files)
+        defer { server.stop() }
+        let url = server.url("/upload")
+        let first = try ChildProcess.spawn(executable: try ferryExecutableURL().path,
+                                           arguments: fixture.arguments(url, ["--resumable", "--limit-rate", "8M", "--json"]))
+        defer { first.kill() }
+        #expect(first.waitForOutput(timeout: .seconds(60)) { ResumableUploadTests.lastSent(in: $0) > 0 })
+
+        let second = try fixture.put(url)
+
+        #expect(second.exitStatus == 2, "\(second.stderr)")
+        #expect(second.stderr.contains("another ferry put is sending this same upload now"))
+        #expect(try server.uploads().count == 1, "the second sent nothing")
+    }
+
     @Test func standardInputAndABadInteropVersionAreUsageErrors() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

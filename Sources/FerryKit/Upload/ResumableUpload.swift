@@ -56,6 +56,9 @@ public final class ResumableUpload: Sendable {
         self.attempt = attempt
     }
 
+    /// `maximumStartOvers` is how many new uploads one run begins after the server lost one.
+    static let maximumStartOvers = 3
+
     /// What the server said of an upload's offset.
     private enum OffsetAnswer {
         case offset(Int64, complete: Bool, response: HTTPResponse)
@@ -104,6 +107,13 @@ public final class ResumableUpload: Sendable {
         var delay = options.retryDelay
         var toldResume = false
         var lastFailure: FerryError?
+        // New uploads begun because the server lost the last one: bounded, so a server that
+        // forgets every upload ends the run instead of making uploads without end.
+        var startOvers = 0
+        func startingOver() -> Bool {
+            startOvers += 1
+            return startOvers <= Self.maximumStartOvers
+        }
         // The most the server said it had: an attempt that raised it made progress.
         var confirmed = current?.offset ?? 0
         while true {
@@ -112,9 +122,10 @@ public final class ResumableUpload: Sendable {
             if let saved = current {
                 switch await askOffset(saved) {
                 case .gone(let status):
-                    note("the server no longer has the upload (\(status)): starting a new upload")
                     store.clear()
                     current = nil
+                    guard startingOver() else { return .failure(.upload(.resumption("the server lost the upload \(startOvers) times in a row (\(status))"))) }
+                    note("the server no longer has the upload (\(status)): starting a new upload")
                     continue
                 case .failed(let error):
                     step = error == .cancelled || !error.isTransient ? .failed(error) : .again(waits: true, failure: error)
@@ -182,9 +193,10 @@ public final class ResumableUpload: Sendable {
             case .failed(let error):
                 return .failure(error)
             case .startOver(let reason):
-                note("\(reason): starting a new upload")
                 store.clear()
                 current = nil
+                guard startingOver() else { return .failure(.upload(.resumption("\(reason), \(startOvers) times in a row"))) }
+                note("\(reason): starting a new upload")
             case .again(let waits, let failure):
                 lastFailure = failure
                 stalled += 1

@@ -51,9 +51,16 @@ extension PutCommand {
         let journal = try QueueAccess.openJournal(state)
         defer { try? journal.close() }
         let stateDirectory = try QueueAccess.directory(state)
-        guard let claim = UploadClaim.take(key: key, in: stateDirectory) else {
+        let claim: UploadClaim
+        switch UploadClaim.take(key: key, in: stateDirectory) {
+        case .taken(let taken):
+            claim = taken
+        case .held:
             Console.error("another ferry put is sending this same upload now: wait for it, or stop it first")
             throw ExitStatus.usage
+        case .unavailable(let why):
+            Console.error("cannot keep the upload's resume data: \(stateDirectory.putLockPath): \(why)")
+            throw ExitStatus.localFile
         }
         defer { claim.release() }
         let options = ResumableUploadOptions(mode: mode, interopVersion: interopVersion, maximumStalledAttempts: max(1, retries + 1),
@@ -75,10 +82,19 @@ extension PutCommand {
 struct UploadClaim {
     private let descriptor: Int32
 
-    /// `take(key:in:)` is the claim on `key`, `nil` when another process holds it.
-    static func take(key: String, in directory: StateDirectory) -> UploadClaim? {
+    /// `Outcome` is what asking for a claim gave.
+    enum Outcome {
+        case taken(UploadClaim)
+        /// Another process holds it.
+        case held
+        /// The lock file cannot be opened (the reason).
+        case unavailable(String)
+    }
+
+    /// `take(key:in:)` asks for the claim on `key`.
+    static func take(key: String, in directory: StateDirectory) -> Outcome {
         let fd = open(directory.putLockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .unavailable(String(cString: strerror(errno))) }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
@@ -86,9 +102,9 @@ struct UploadClaim {
         lock.l_len = 1
         guard fcntl(fd, F_SETLK, &lock) == 0 else {
             close(fd)
-            return nil
+            return .held
         }
-        return UploadClaim(descriptor: fd)
+        return .taken(UploadClaim(descriptor: fd))
     }
 
     /// `release()` gives the claim back.
