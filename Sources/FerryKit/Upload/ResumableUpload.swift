@@ -131,10 +131,12 @@ public final class ResumableUpload: Sendable {
                     step = error == .cancelled || !error.isTransient ? .failed(error) : .again(waits: true, failure: error)
                 case .offset(let offset, let complete, let response):
                     if offset > length {
-                        note("the server holds \(offset) bytes of a \(length)-byte upload: starting a new upload")
+                        let reason = "the server holds \(offset) bytes of a \(length)-byte upload"
                         await terminate(saved)
                         store.clear()
                         current = nil
+                        guard startingOver() else { return .failure(.upload(.resumption("\(reason), \(startOvers) times in a row"))) }
+                        note("\(reason): starting a new upload")
                         continue
                     }
                     if offset == length && (complete || saved.uploadProtocol == .tus) {
@@ -346,9 +348,14 @@ public final class ResumableUpload: Sendable {
             note("the server offered no resumable upload (no tus, no 104 of the IETF protocol): this upload could not have resumed")
             return .finished(result)
         case .failure(let error):
-            if error != .cancelled {
-                note("the server offered no resumable upload (no tus, no 104 of the IETF protocol): the upload cannot resume")
+            if error == .cancelled { return .failed(error) }
+            if error.isTransient || Self.isDrop(error) {
+                // Dropped before the server's 104 was read: nothing is known to be there, and the
+                // body reads again from its files, so the upload starts again from its first byte.
+                note("\(error.description) before the server named the upload: sending it again from the start")
+                return .again(waits: true, failure: error)
             }
+            note("the server offered no resumable upload (no tus, no 104 of the IETF protocol): the upload cannot resume")
             return .failed(error)
         }
     }
