@@ -425,8 +425,16 @@ final class UploadPeer {
     func forget() throws {
         if let ietf { try ietf.restart() }
         if let tus {
+            // The server may remove a file of its own meanwhile (a lock, a temporary): one gone
+            // already is forgotten too.
             for name in try FileManager.default.contentsOfDirectory(atPath: tus.filesDirectory.path) {
-                try FileManager.default.removeItem(at: tus.filesDirectory.appendingPathComponent(name))
+                let path = tus.filesDirectory.appendingPathComponent(name).path
+                var status = stat()
+                // Its uploads are files; its locks are folders of their own.
+                guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR else { continue }
+                if unlink(path) != 0 && errno != ENOENT {
+                    throw TestSupportError("cannot remove \(path): \(String(cString: strerror(errno)))")
+                }
             }
         }
     }
