@@ -67,6 +67,16 @@ public enum Loopback {
         return isAccepting(port: port)
     }
 
+    /// `control(port:target:)` is a test server's control endpoint (`GET target`), which
+    /// must answer 200 (anything else is an error with the server's words).
+    public static func control(port: Int, target: String) throws -> HTTPReply {
+        let reply = try request(port: port, target: target, timeout: .seconds(30))
+        guard reply.status == 200 else {
+            throw TestSupportError("\(target) answered \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        return reply
+    }
+
     /// `request(port:method:target:headers:body:timeout:)` sends one HTTP/1.1 request with
     /// `Connection: close` to 127.0.0.1:`port` and reads the reply to the end.
     public static func request(

@@ -124,11 +124,7 @@ public final class TusServer: Sendable {
     }
 
     private func control(_ target: String) throws -> Loopback.HTTPReply {
-        let reply = try Loopback.request(port: port, target: target, timeout: .seconds(30))
-        guard reply.status == 200 else {
-            throw TestSupportError("\(target) answered \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
-        }
-        return reply
+        try Loopback.control(port: port, target: target)
     }
 }
 
