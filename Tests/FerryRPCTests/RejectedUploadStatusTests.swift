@@ -28,3 +28,28 @@ struct RejectedUploadStatusTests {
         #expect(status["completedLength"] == "4096" && status["totalLength"] == "4096")
     }
 }
+
+/// `ferry.addUpload`: one upload queued as `ferry.add` takes it, answered with its GID.
+struct AddUploadTests {
+    @Test func anUploadIsQueuedResumableAndABadOneIsRefused() async throws {
+        let fixture = try EngineFixture()
+        defer { fixture.close() }
+        let body = URL(fileURLWithPath: fixture.directory).appendingPathComponent("body.bin")
+        try Data(repeating: 7, count: 4096).write(to: body)
+        let upload: JSONValue = ["method": "PUT", "body-file": .string(body.path), "resumable": "tus"]
+        let request: JSONValue = ["jsonrpc": "2.0", "id": "1", "method": "ferry.addUpload",
+                                  "params": [["http://127.0.0.1:9/in"], upload]]
+        let answer = await fixture.dispatcher().answer(request.serialized(), origin: .local)
+        let gid = try #require(JSONValue.parse(answer.body)?.objectValue?["result"]?.stringValue, "\(String(decoding: answer.body, as: UTF8.self))")
+
+        let id = try #require(GID.taskID(gid))
+        let record = try #require(try fixture.journal.task(id))
+        #expect(record.kind == .upload)
+        #expect(record.spec.upload?.bodyFile == body.path && record.spec.upload?.resumable == "tus")
+
+        // An upload that is not an object names the parameter.
+        let bad: JSONValue = ["jsonrpc": "2.0", "id": "2", "method": "ferry.addUpload", "params": [["http://127.0.0.1:9/in"], "body.bin"]]
+        let refused = await fixture.dispatcher().answer(bad.serialized(), origin: .local)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("parameter 2 must be the upload"))
+    }
+}

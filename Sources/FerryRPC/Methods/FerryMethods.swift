@@ -13,6 +13,7 @@ public enum FerryMethods {
     /// `table` is every method of Ferry's own.
     public static let table: [RPCMethod] = [
         RPCMethod("ferry.add", add),
+        RPCMethod("ferry.addUpload", addUpload),
         RPCMethod("ferry.pause", pause),
         RPCMethod("ferry.resume", resume),
         RPCMethod("ferry.retry", retry),
@@ -47,6 +48,22 @@ public enum FerryMethods {
         let ids = try engine.journalCall { () throws(QueueError) in try engine.journal.insert(tasks) }
         await engine.runner.journalDidChange()
         return .array(ids.map { .string(GID.string(for: $0)) })
+    }
+
+    /// `addUpload(uris, upload[, options])`: one upload queued, as `ferry.add` takes it (the
+    /// `upload` object, with `"resumable"` for one that resumes from the server's offset);
+    /// answers its GID, as `aria2.addUri` does.
+    @Sendable static func addUpload(_ call: RPCCall) async throws(RPCError) -> JSONValue {
+        guard let uris = call.optional(0), uris.arrayValue != nil else { throw RPCError.invalidParams("parameter 1 must be a list of URIs") }
+        guard let upload = call.optional(1), upload.objectValue != nil else { throw RPCError.invalidParams("parameter 2 must be the upload (an object)") }
+        var item: [String: JSONValue] = ["uris": uris, "upload": upload]
+        if let options = call.optional(2) { item["options"] = options }
+        let engine = call.engine
+        let task = try TaskRequest.task(.object(item), defaultDirectory: engine.defaultDirectory, origin: call.origin)
+        let ids = try engine.journalCall { () throws(QueueError) in try engine.journal.insert([task]) }
+        await engine.runner.journalDidChange()
+        guard let id = ids.first else { throw RPCError.invalidParams("the upload was not added") }
+        return .string(GID.string(for: id))
     }
 
     /// `pause(tasks)`: queued and running tasks paused (see `aria2.pause`).
