@@ -35,6 +35,21 @@ import Testing
         _ = try daemon.result("aria2.pause", [gid])
         #expect(daemon.waitUntil(timeout: .seconds(30)) { status(daemon) == "paused" })
         let atPause = stored()
+        // Listed paused, it shows how far it is: the offset the server said once the upload
+        // stopped (asked after the pause, so waited for).
+        func listed() -> [String: Any]? {
+            guard let result = try? run(executable: try ferryExecutableURL().path, arguments: ["list", "--json", "--state-dir", state.path],
+                                        timeout: .seconds(30)),
+                  let line = result.stdout.split(separator: "\n").first else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        #expect(daemon.waitUntil(timeout: .seconds(30)) { (listed()?["completed_length"] as? Int ?? 0) > 0 })
+        let row = try #require(listed())
+        #expect(row["state"] as? String == "paused")
+        #expect((row["total_length"] as? Int).map(Int64.init) == Int64(Self.size), "\(row)")
+        let shown = Int64(row["completed_length"] as? Int ?? 0)
+        #expect(shown > 0 && shown <= atPause, "\(row), \(atPause) stored")
+        #expect((row["percent"] as? Int ?? 0) > 0, "\(row)")
         _ = try daemon.result("aria2.unpause", [gid])
         #expect(daemon.waitUntil(timeout: .seconds(60)) { stored() > max(atPause, Int64(Self.size / 2)) })
 

@@ -187,6 +187,31 @@ import Testing
     }
 
     @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
+    func aTusServerOfferingChecksumsChecksEveryAppendAndABadOneGoesAgain() throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let server = try TusServer.start(files: fixture.files, checksum: true)
+        defer { server.stop() }
+        // The first two appends arrive as if a byte had changed on the way.
+        try server.corrupt(next: 2)
+        let url = server.uploadsURL
+        #expect(try fixture.putKilled(url, ["--resumable", "--limit-rate", "32M"], at: Int64(Self.size / 2)))
+
+        let result = try fixture.put(url)
+
+        #expect(result.succeeded, "\(result.stderr)")
+        #expect(result.stderr.contains("resuming upload at"), "\(result.stderr)")
+        #expect(Fixture.log.withLock { $0 }.contains("did not match what was sent: sending them again"))
+        let checks = try server.checks()
+        #expect(checks.mismatches == 2)
+        // 64 MiB in windows of 8 MiB: each one checked (one more when the kill cut one short).
+        #expect(checks.checksums >= Self.size / (8 << 20), "\(checks)")
+        let uploads = try server.uploads()
+        #expect(uploads.count == 1, "\(uploads)")
+        #expect(uploads.first?.complete == true && uploads.first?.sha256 == Pattern.sha256Hex(count: Self.size, seed: 41))
+    }
+
+    @Test(.enabled(if: TusServer.isAvailable, "tuspyserver is not installed (make deps)"))
     func tuspyAndFerryUploadTheSameBytesToOneTusServer() throws {
         let fixture = try Fixture()
         defer { fixture.remove() }

@@ -2,7 +2,7 @@
 """A real tus 1.0 server for Ferry's upload tests: tuspyserver's FastAPI router on uvicorn.
 
 Start:  python3 tus_server.py --port 0 --files DIR [--verbose] [--exit-on-stdin-eof]
-                              [--strict-metadata]
+                              [--strict-metadata] [--checksum]
 
 Binds 127.0.0.1 only. The first line on stdout is ``PORT <n>`` (flushed), written once
 uvicorn serves on the socket (bound here, before uvicorn starts, so ``--port 0`` has no
@@ -22,7 +22,12 @@ THE TUS ENDPOINTS (tuspyserver, mounted at /files)
                             ``Content-Type: application/offset+octet-stream``. A body cut
                             short (client gone) is kept: the offset counts what arrived.
   DELETE  /files/<id>       termination -> 204.
-  The checksum extension (Upload-Checksum) is not offered: tuspyserver ignores the header.
+  The checksum extension (Upload-Checksum) is not tuspyserver's: it ignores the header. With
+  --checksum this server offers it in front of tuspyserver (``Tus-Extension`` gains
+  ``checksum``, ``Tus-Checksum-Algorithm: sha1,md5,sha256``): a PATCH with
+  ``Upload-Checksum: <algorithm> <base64 digest>`` is read whole first; a digest that does
+  not match answers 460 and stores nothing, an unknown algorithm 400, and a PATCH cut short
+  stores nothing (its bytes cannot be checked).
 
   tuspyserver answers HEAD with 400 for an upload created without ``filename`` and
   ``filetype`` in Upload-Metadata (the tus protocol makes metadata optional). Unless
@@ -34,9 +39,12 @@ THE CONTROL ENDPOINTS
                    {id, offset, length (null while deferred), stored (bytes in the data
                    file), sha256 (of the data file: the bytes stored so far), complete
                    (offset == length), metadata}.
-  GET /_received   JSON {bytes, patch, post}: request body bytes the tus routes have read
-                   since the server started (PATCH bodies, POST creation-with-upload
-                   bodies, and their sum), counted as uvicorn hands them to the app.
+  GET /_received   JSON {bytes, patch, post, checksums, mismatches}: request body bytes the
+                   tus routes have read since the server started (PATCH bodies, POST
+                   creation-with-upload bodies, and their sum), counted as uvicorn hands them
+                   to the app; PATCHes whose checksum matched, and those answered 460.
+  GET /_corrupt?count=N  (with --checksum) the next N checksummed PATCHes are taken as if a
+                   byte had changed on the way: their check fails (460). Answers {corrupt}.
 """
 
 import argparse
@@ -64,6 +72,9 @@ class Counters:
     def __init__(self):
         self.patch = 0
         self.post = 0
+        self.checksums = 0
+        self.mismatches = 0
+        self.corrupt = 0  # checksummed PATCHes still to fail on purpose (GET /_corrupt)
 
 
 def is_tus_path(path):
@@ -98,15 +109,82 @@ def with_default_metadata(headers):
     return rest + [(b"upload-metadata", merged.encode("latin-1"))]
 
 
+CHECKSUM_ALGORITHMS = {"sha1": hashlib.sha1, "md5": hashlib.md5, "sha256": hashlib.sha256}
+
+
+def header(scope, wanted):
+    for name, value in scope.get("headers", []):
+        if name.lower() == wanted:
+            return value.decode("latin-1").strip()
+    return None
+
+
+async def answer(send, status, body=b""):
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"tus-resumable", b"1.0.0"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
 class TusWrapper:
     """ASGI middleware in front of the tus router: counts the body bytes the tus routes
-    read, answers OPTIONS on /files as on /files/ and, unless strict, fills in the
-    metadata tuspyserver requires."""
+    read, answers OPTIONS on /files as on /files/, unless strict fills in the metadata
+    tuspyserver requires, and with checksums checks each PATCH's Upload-Checksum."""
 
-    def __init__(self, app, counters, strict_metadata):
+    def __init__(self, app, counters, strict_metadata, checksum):
         self.app = app
         self.counters = counters
         self.strict_metadata = strict_metadata
+        self.checksum = checksum
+
+    def offering_checksums(self, send):
+        async def offering(message):
+            if message.get("type") == "http.response.start":
+                headers = []
+                for name, value in message.get("headers", []):
+                    if name.lower() == b"tus-extension":
+                        value = value + b",checksum"
+                    headers.append((name, value))
+                headers.append((b"tus-checksum-algorithm", ",".join(CHECKSUM_ALGORITHMS).encode()))
+                message = dict(message, headers=headers)
+            await send(message)
+        return offering
+
+    async def checked_patch(self, scope, receive, send, checksum):
+        """Reads the PATCH body whole, checks it against ``checksum`` and hands it on."""
+        algorithm, _, digest = checksum.partition(" ")
+        make = CHECKSUM_ALGORITHMS.get(algorithm.lower())
+        if make is None:
+            await answer(send, 400, b"unsupported checksum algorithm")
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            if message.get("type") == "http.disconnect":
+                return  # cut short: nothing can be checked, nothing is stored
+            chunks.append(message.get("body", b""))
+            self.counters.patch += len(chunks[-1])
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        computed = make(body)
+        if self.counters.corrupt > 0:
+            self.counters.corrupt -= 1
+            computed = make(bytes([body[0] ^ 0xFF]) + body[1:] if body else b"\x00")
+        if base64.b64encode(computed.digest()).decode("ascii") != digest.strip():
+            self.counters.mismatches += 1
+            await answer(send, 460, b"checksum mismatch")
+            return
+        self.counters.checksums += 1
+        handed = False
+
+        async def buffered_receive():
+            nonlocal handed
+            if not handed:
+                handed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, buffered_receive, send)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or not is_tus_path(scope["path"]):
@@ -122,6 +200,12 @@ class TusWrapper:
         if method == "POST" and not self.strict_metadata:
             scope = dict(scope)
             scope["headers"] = with_default_metadata(scope.get("headers", []))
+        if self.checksum and method == "OPTIONS":
+            send = self.offering_checksums(send)
+        checksum = header(scope, b"upload-checksum")
+        if self.checksum and method == "PATCH" and checksum is not None:
+            await self.checked_patch(scope, receive, send, checksum)
+            return
         counters = self.counters
 
         async def counting_receive():
@@ -174,7 +258,7 @@ def upload_entries(files_dir):
     return entries
 
 
-def make_app(files_dir, counters, strict_metadata):
+def make_app(files_dir, counters, strict_metadata, checksum):
     app = FastAPI(openapi_url=None, docs_url=None, redoc_url=None)
     app.include_router(create_tus_router(prefix="files", files_dir=files_dir))
 
@@ -185,9 +269,15 @@ def make_app(files_dir, counters, strict_metadata):
     @app.get("/_received")
     async def received():  # async: reads the counters on the loop thread that writes them
         return JSONResponse({"bytes": counters.patch + counters.post,
-                             "patch": counters.patch, "post": counters.post})
+                             "patch": counters.patch, "post": counters.post,
+                             "checksums": counters.checksums, "mismatches": counters.mismatches})
 
-    return TusWrapper(app, counters, strict_metadata)
+    @app.get("/_corrupt")
+    async def corrupt(count: int = 1):
+        counters.corrupt += count
+        return JSONResponse({"corrupt": counters.corrupt})
+
+    return TusWrapper(app, counters, strict_metadata, checksum)
 
 
 class AnnouncingServer(uvicorn.Server):
@@ -212,6 +302,8 @@ def main():
     parser.add_argument("--exit-on-stdin-eof", action="store_true")
     parser.add_argument("--strict-metadata", action="store_true",
                         help="do not add filename/filetype metadata to creation requests")
+    parser.add_argument("--checksum", action="store_true",
+                        help="offer the checksum extension and check each PATCH's Upload-Checksum")
     args = parser.parse_args()
 
     files_dir = os.path.abspath(args.files)
@@ -236,7 +328,7 @@ def main():
         threading.Thread(target=watch_stdin, daemon=True).start()
 
     config = uvicorn.Config(
-        make_app(files_dir, Counters(), args.strict_metadata),
+        make_app(files_dir, Counters(), args.strict_metadata, args.checksum),
         log_level="info" if args.verbose else "critical",
         access_log=args.verbose,
         lifespan="off",

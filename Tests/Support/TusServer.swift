@@ -79,14 +79,17 @@ public final class TusServer: Sendable {
     /// import). `verbose` makes it log requests to its standard error (see
     /// `standardError`); `false` by default. `strictMetadata` keeps tuspyserver's own rule
     /// that HEAD fails with 400 for an upload created without `filename` and `filetype`
-    /// metadata; `false` by default (the server adds them).
-    public static func start(files: URL, port: Int = 0, verbose: Bool = false, strictMetadata: Bool = false) throws -> TusServer {
+    /// metadata; `false` by default (the server adds them). `checksum` offers the checksum
+    /// extension and checks each PATCH's `Upload-Checksum` (460 when it does not match).
+    public static func start(files: URL, port: Int = 0, verbose: Bool = false, strictMetadata: Bool = false,
+                             checksum: Bool = false) throws -> TusServer {
         guard isAvailable else {
             throw TestSupportError("python3 cannot import tuspyserver and uvicorn: install them (make deps)")
         }
         var arguments = [scriptURL.path, "--port", "\(port)", "--files", files.path, "--exit-on-stdin-eof"]
         if verbose { arguments.append("--verbose") }
         if strictMetadata { arguments.append("--strict-metadata") }
+        if checksum { arguments.append("--checksum") }
         let process = try ChildProcess.spawn(executable: "python3", arguments: arguments, input: .keepOpen)
         let port = try process.announcedPort(of: "tus server", timeout: .seconds(30))
         return TusServer(port: port, filesDirectory: files, process: process)
@@ -109,6 +112,24 @@ public final class TusServer: Sendable {
     public func receivedBytes() throws -> Int64 {
         struct Received: Decodable { let bytes: Int64 }
         return try JSONDecoder().decode(Received.self, from: control("/_received").body).bytes
+    }
+
+    /// `Checks` are the PATCHes of a server started with `checksum` whose `Upload-Checksum`
+    /// matched, and those answered 460.
+    public struct Checks: Decodable, Sendable, Equatable {
+        public let checksums: Int
+        public let mismatches: Int
+    }
+
+    /// `checks()` is how many checksummed PATCHes matched and how many did not.
+    public func checks() throws -> Checks {
+        try JSONDecoder().decode(Checks.self, from: control("/_received").body)
+    }
+
+    /// `corrupt(next:)` makes the next `count` checksummed PATCHes fail their check, as if a
+    /// byte had changed on the way (a server started with `checksum`).
+    public func corrupt(next count: Int) throws {
+        _ = try control("/_corrupt?count=\(count)")
     }
 
     /// `standardError` is what the server wrote to its standard error (with `verbose`).

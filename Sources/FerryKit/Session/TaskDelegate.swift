@@ -15,6 +15,9 @@ public protocol TaskDelegate: AnyObject, Sendable {
     /// Body bytes the server has from an earlier attempt (a resumed upload sends the rest):
     /// counted in the progress as sent. 0 by default.
     var bodyOffset: Int64 { get }
+    /// The whole body's length when this request sends only a part of it (a window of a resumed
+    /// upload): the progress's total. `nil` by default (the request's body and `bodyOffset`).
+    var bodyTotal: Int64? { get }
     /// Called once with the final response, before the first body byte (or at the end when the body is empty).
     func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError)
     /// Called with each chunk of the response body, in order.
@@ -47,4 +50,6 @@ extension TaskDelegate {
     public func task(_ task: TransferTask, didReceiveInformational response: HTTPResponse) {}
 
     public var bodyOffset: Int64 { 0 }
+
+    public var bodyTotal: Int64? { nil }
 }

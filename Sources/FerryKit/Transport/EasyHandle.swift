@@ -398,9 +398,12 @@ final class EasyHandle {
         return !connecting || limit <= connectTimeout
     }
 
+    /// The body bytes the progress counts to: the bytes already on the server too.
+    private var expectedSentBytes: Int64? { bodyLength.map { delegate.bodyTotal ?? $0 + delegate.bodyOffset } }
+
     /// Publishes a final progress snapshot.
     func publishFinalProgress() {
-        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent + delegate.bodyOffset, expectedSent: bodyLength.map { $0 + delegate.bodyOffset }, now: configuration.clock.now(), force: true) {
+        if let snapshot = tracker.update(received: delegate.receivedBytes, expectedReceived: delegate.expectedReceivedBytes, sent: bytesSent + delegate.bodyOffset, expectedSent: expectedSentBytes, now: configuration.clock.now(), force: true) {
             task.publish(progress: snapshot)
         }
     }
@@ -511,7 +514,7 @@ final class EasyHandle {
         lastTick = (now, received, bytesSent)
         delegate.taskDidTick(task)
         let expectedReceived = delegate.expectedReceivedBytes
-        if let snapshot = tracker.update(received: received, expectedReceived: expectedReceived, sent: bytesSent + delegate.bodyOffset, expectedSent: bodyLength.map { $0 + delegate.bodyOffset }, now: now),
+        if let snapshot = tracker.update(received: received, expectedReceived: expectedReceived, sent: bytesSent + delegate.bodyOffset, expectedSent: expectedSentBytes, now: now),
            received > 0 || bytesSent > 0 || expectedReceived != nil || bodyLength != nil {
             // A snapshot that knows nothing yet (no byte, no length) tells no more than the
             // start did: not published (a small file then has one, its last).

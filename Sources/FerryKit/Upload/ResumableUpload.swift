@@ -58,6 +58,8 @@ public final class ResumableUpload: Sendable {
 
     /// `maximumStartOvers` is how many new uploads one run begins after the server lost one.
     static let maximumStartOvers = 3
+    /// `maximumMismatches` is how many times in a row one window may fail the server's checksum.
+    static let maximumMismatches = 3
 
     /// What the server said of an upload's offset.
     private enum OffsetAnswer {
@@ -73,6 +75,10 @@ public final class ResumableUpload: Sendable {
         /// The upload goes on: ask the offset again (after the retry delay when `waits`);
         /// `failure` is what ended the attempt, when something did.
         case again(waits: Bool, failure: FerryError?)
+        /// An append of a window ended well: the server has `offset` bytes (it said so).
+        case progressed(Int64, HTTPResponse)
+        /// The server's checksum of the window sent from `offset` did not match (tus 460).
+        case mismatch(Int64)
         /// The upload cannot go on.
         case failed(FerryError)
         /// The server no longer has the upload: start a new one.
@@ -116,11 +122,29 @@ public final class ResumableUpload: Sendable {
         }
         // The most the server said it had: an attempt that raised it made progress.
         var confirmed = current?.offset ?? 0
+        // The server's offset as its last append's answer said it, when that answer was a success.
+        var known: (offset: Int64, response: HTTPResponse)?
+        var mismatches = 0
+        // tus's checksum extension: asked of the server once per run (`.some(nil)`: not offered).
+        var checksum: UploadProtocolHeaders.TusChecksum??
+        func checksumOffered() async -> UploadProtocolHeaders.TusChecksum? {
+            if case .some(let offered) = checksum { return offered }
+            let offered = await tusOffer()?.checksum
+            checksum = .some(offered)
+            return offered
+        }
         while true {
             if Task.isCancelled { return .failure(.cancelled) }
             let step: Step
             if let saved = current {
-                switch await askOffset(saved) {
+                let answer: OffsetAnswer
+                if let told = known {
+                    answer = .offset(told.offset, complete: false, response: told.response)
+                } else {
+                    answer = await askOffset(saved)
+                }
+                known = nil
+                switch answer {
                 case .gone(let status):
                     store.clear()
                     current = nil
@@ -154,20 +178,24 @@ public final class ResumableUpload: Sendable {
                     if offset > confirmed {
                         confirmed = offset
                         stalled = 0
+                        mismatches = 0
                         delay = options.retryDelay
                     }
                     var advanced = saved
                     advanced.offset = offset
                     if advanced != saved { try? store.save(advanced) }
                     current = advanced
-                    step = await append(advanced, from: offset)
+                    step = await append(advanced, from: offset, checksum: saved.uploadProtocol == .tus ? await checksumOffered() : nil)
                 }
             } else {
                 let kind: UploadResumeData.UploadProtocol
                 switch options.mode {
                 case .tus: kind = .tus
                 case .ietf: kind = .ietf
-                case .auto: kind = await probesTus() ? .tus : .ietf
+                case .auto:
+                    let offer = await tusOffer()
+                    if let offer { checksum = .some(offer.checksum) }
+                    kind = offer == nil ? .ietf : .tus
                 }
                 switch kind {
                 case .tus:
@@ -175,7 +203,7 @@ public final class ResumableUpload: Sendable {
                     case .success(let created):
                         current = created
                         toldResume = true
-                        step = await append(created, from: 0)
+                        step = await append(created, from: 0, checksum: await checksumOffered())
                     case .failure(let error):
                         step = error == .cancelled || !error.isTransient ? .failed(error) : .again(waits: true, failure: error)
                     }
@@ -199,6 +227,14 @@ public final class ResumableUpload: Sendable {
                 current = nil
                 guard startingOver() else { return .failure(.upload(.resumption("\(reason), \(startOvers) times in a row"))) }
                 note("\(reason): starting a new upload")
+            case .progressed(let offset, let response):
+                known = (offset, response)
+            case .mismatch(let offset):
+                mismatches += 1
+                guard mismatches <= Self.maximumMismatches else {
+                    return .failure(.upload(.resumption("the server's checksum of the bytes from \(ByteFormatting.size(offset)) on failed \(mismatches) times in a row")))
+                }
+                note("the server's checksum of the bytes from \(ByteFormatting.size(offset)) on did not match what was sent: sending them again")
             case .again(let waits, let failure):
                 lastFailure = failure
                 stalled += 1
@@ -213,6 +249,19 @@ public final class ResumableUpload: Sendable {
                 }
             }
         }
+    }
+
+    /// `settleOffset()` asks the server once how much of a stopped upload it has and saves
+    /// that offset with the resume data (what a paused upload then shows). Call it after
+    /// `run()` ended cancelled, from a task that is not cancelled; it does nothing without
+    /// resume data, and keeps the data as it was when the server does not say.
+    public func settleOffset() async {
+        // Bounded: a pause waits for this answer.
+        guard let saved = store.load(), case .offset(let offset, _, _) = await askOffset(saved, within: 5), offset <= saved.length,
+              offset != saved.offset else { return }
+        var settled = saved
+        settled.offset = offset
+        try? store.save(settled)
     }
 
     // MARK: - Requests
@@ -251,14 +300,14 @@ public final class ResumableUpload: Sendable {
         return made
     }
 
-    /// `send(_:offset:informational:)` runs one request and returns its outcome.
-    private func send(_ made: Request, offset: Int64 = 0, replying: Bool = false,
+    /// `send(_:offset:window:replying:informational:)` runs one request and returns its outcome.
+    private func send(_ made: Request, offset: Int64 = 0, window: (length: Int64, total: Int64)? = nil, replying: Bool = false,
                       informational: (@Sendable (HTTPResponse) -> Void)? = nil) async -> Result<TransferResult, FerryError> {
         var made = made
         // A body never goes twice on its own: see `opensFreshConnection`.
         if made.body != nil { made.opensFreshConnection = true }
         let delegate = ResumableAttemptDelegate(keeping: replying ? options.keptReplyBytes : 4096, sink: replying ? sink : nil,
-                                                offset: offset, informational: informational)
+                                                offset: offset, window: window, informational: informational)
         let task = session.task(kind: made.body == nil ? .data : .upload, request: made, delegate: delegate)
         attempt(task)
         // A cancelled upload makes no more requests (the one running is cancelled by its owner).
@@ -267,12 +316,20 @@ public final class ResumableUpload: Sendable {
         return await task.outcome()
     }
 
-    /// `probesTus()` is whether the URL's `OPTIONS` answers `Tus-Resumable` (tus 1.0 offered).
-    private func probesTus() async -> Bool {
+    /// `TusOffer` is what a server offers of tus 1.0: the checksum extension's algorithm, if any.
+    private struct TusOffer {
+        let checksum: UploadProtocolHeaders.TusChecksum?
+    }
+
+    /// `tusOffer()` is what the URL's `OPTIONS` answer offers of tus 1.0, `nil` when it does
+    /// not answer `Tus-Resumable` with tus 1.0.
+    private func tusOffer() async -> TusOffer? {
         let probe = controlRequest(.options, url: request.url, headers: [UploadProtocolHeaders.tusResumable: UploadProtocolHeaders.tusVersion])
-        guard case .success(let result) = await send(probe) else { return false }
-        let versions = result.response.headers["Tus-Version"] ?? result.response.headers[UploadProtocolHeaders.tusResumable] ?? ""
-        return result.response.headers.contains(UploadProtocolHeaders.tusResumable) && versions.contains(UploadProtocolHeaders.tusVersion)
+        guard case .success(let result) = await send(probe) else { return nil }
+        let headers = result.response.headers
+        let versions = headers["Tus-Version"] ?? headers[UploadProtocolHeaders.tusResumable] ?? ""
+        guard headers.contains(UploadProtocolHeaders.tusResumable), versions.contains(UploadProtocolHeaders.tusVersion) else { return nil }
+        return TusOffer(checksum: UploadProtocolHeaders.tusChecksum(in: headers))
     }
 
     /// `resolve(_:)` is a `Location` value made absolute against the request's URL.
@@ -360,13 +417,16 @@ public final class ResumableUpload: Sendable {
         }
     }
 
-    /// `askOffset(_:)` asks the server how much of the upload it has (HEAD on its resource).
-    private func askOffset(_ saved: UploadResumeData) async -> OffsetAnswer {
+    /// `askOffset(_:within:)` asks the server how much of the upload it has (HEAD on its
+    /// resource), in at most `seconds` when given.
+    private func askOffset(_ saved: UploadResumeData, within seconds: Double? = nil) async -> OffsetAnswer {
         guard let url = URL(string: saved.location) else { return .gone(404) }
         let fields: HTTPHeaders = saved.uploadProtocol == .tus
             ? [UploadProtocolHeaders.tusResumable: UploadProtocolHeaders.tusVersion]
             : [UploadProtocolHeaders.interop: "\(saved.interopVersion ?? options.interopVersion)"]
-        switch await send(controlRequest(.head, url: url, headers: fields)) {
+        var head = controlRequest(.head, url: url, headers: fields)
+        if let seconds { head.maximumTime = seconds }
+        switch await send(head) {
         case .failure(let error):
             return .failed(error)
         case .success(let result):
@@ -383,8 +443,9 @@ public final class ResumableUpload: Sendable {
         }
     }
 
-    /// `append(_:from:)` sends the body from `offset` on to the upload's resource (PATCH).
-    private func append(_ saved: UploadResumeData, from offset: Int64) async -> Step {
+    /// `append(_:from:checksum:)` sends the body from `offset` on to the upload's resource
+    /// (PATCH); with a tus `checksum`, only the next window, its `Upload-Checksum` computed first.
+    private func append(_ saved: UploadResumeData, from offset: Int64, checksum: UploadProtocolHeaders.TusChecksum? = nil) async -> Step {
         guard let url = URL(string: saved.location), let body = request.body else { return .startOver("the upload's address is not valid") }
         var fields: HTTPHeaders
         switch saved.uploadProtocol {
@@ -396,11 +457,40 @@ public final class ResumableUpload: Sendable {
             if version >= 6 { fields["Content-Type"] = "application/partial-upload" }
         }
         fields[UploadProtocolHeaders.offset] = "\(offset)"
+        var window: (length: Int64, total: Int64)?
+        if let checksum {
+            let length = min(max(1, options.checksumWindow), saved.length - offset)
+            do throws(FerryError) {
+                fields["Upload-Checksum"] = "\(checksum.name) \(try Self.digest(of: body, from: offset, count: length, algorithm: checksum.algorithm))"
+            } catch {
+                return .failed(error)
+            }
+            window = (length, saved.length)
+        }
         var patch = controlRequest(.patch, url: url, headers: fields)
         patch.body = body
         patch.headers["Expect"] = ""
-        let outcome = await send(patch, offset: offset, replying: saved.uploadProtocol == .ietf)
+        let outcome = await send(patch, offset: offset, window: window, replying: saved.uploadProtocol == .ietf)
         return settle(outcome, sentFrom: offset, of: saved, length: saved.length)
+    }
+
+    /// `digest(of:from:count:algorithm:)` is the base64 digest of `count` bytes of `body` from
+    /// `offset`: a window's `Upload-Checksum`.
+    private static func digest(of body: RequestBody, from offset: Int64, count: Int64, algorithm: ExpectedChecksum.Algorithm) throws(FerryError) -> String {
+        let stream = try OffsetBodyStream(try body.makeStream(), offset: offset, length: count)
+        defer { stream.close() }
+        var hasher = ChecksumHasher(algorithm: algorithm)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var read: Int64 = 0
+        while read < count {
+            let got = try stream.read(into: buffer)
+            guard got > 0 else { throw .upload(.readFailed("the body ended at byte \(offset + read), before its length")) }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
+            read += Int64(got)
+        }
+        guard let digest = hasher.finalize() else { throw .upload(.readFailed("\(algorithm.rawValue) is not available in this system's libcrypto")) }
+        return Data(digest).base64EncodedString()
     }
 
     /// `settle(_:sentFrom:of:length:)` is what a request that sent body bytes from `offset`
@@ -414,8 +504,9 @@ public final class ResumableUpload: Sendable {
         case .success(let result):
             let response = result.response
             guard let saved else { return .finished(result) }
-            if response.statusCode == 409 || (saved.uploadProtocol == .tus && response.statusCode == 460) {
-                // The offsets disagreed (or a checksum failed): ask again.
+            if saved.uploadProtocol == .tus && response.statusCode == 460 { return .mismatch(offset) }
+            if response.statusCode == 409 {
+                // The offsets disagreed: ask again.
                 return .again(waits: false, failure: nil)
             }
             if [404, 410].contains(response.statusCode), saved.uploadProtocol == .tus || offset > 0 {
@@ -429,7 +520,7 @@ public final class ResumableUpload: Sendable {
                 guard response.isSuccess else { return .finished(result) }
                 let now = UploadProtocolHeaders.offset(in: response.headers) ?? offset + result.bytesSent
                 if now >= length { return .finished(result) }
-                return .again(waits: false, failure: nil)
+                return now > offset && now <= length ? .progressed(now, response) : .again(waits: false, failure: nil)
             }
         }
     }

@@ -59,10 +59,17 @@ final class ResumableUploadDriver: TaskDelegate, TransferDriver, @unchecked Send
                   self.state.withLock({ $0.current?.id == id }) else { return }
             face.publish(progress: progress)
         }
-        let session = session
+        let (session, files, options, store) = (session, files, options, store)
         let runner = Task {
             let outcome = await upload.run()
             session.removeObserver(token)
+            if case .failure(.cancelled) = outcome {
+                // Paused or stopped: the offset the server has now is what the task shows until
+                // it runs again (asked outside this cancelled task, by an upload whose requests
+                // this cancelled driver does not cancel).
+                let settling = ResumableUpload(session: session, request: face.request, files: files, options: options, store: store)
+                await Task { await settling.settleOffset() }.value
+            }
             if case .success(let result) = outcome { face.record(response: result.response) }
             face.transportDidEnd()
             face.finish(outcome)

@@ -29,6 +29,10 @@ public struct ResumableUploadOptions: Sendable, Equatable {
     public var retryDelay: Double
     /// `keptReplyBytes` is how much of the server's final reply is kept in the result.
     public var keptReplyBytes: Int
+    /// `checksumWindow` is how many bytes one tus append sends when the server offers the
+    /// checksum extension (each append's `Upload-Checksum` is computed before it goes); 8 MiB
+    /// by default.
+    public var checksumWindow: Int64 = 8 << 20
 
     /// `init(mode:interopVersion:maximumStalledAttempts:retryDelay:keptReplyBytes:)` makes options.
     public init(mode: Mode = .auto, interopVersion: Int = 6, maximumStalledAttempts: Int = 5, retryDelay: Double = 0.5, keptReplyBytes: Int = 1 << 20) {

@@ -37,4 +37,26 @@ enum UploadProtocolHeaders {
         if let value = headers[incomplete]?.trimmingBlanks() { return value != "?1" }
         return nil
     }
+
+    /// `TusChecksum` is the algorithm of the tus checksum extension an upload's appends carry,
+    /// with the name the server gave it.
+    struct TusChecksum: Sendable, Equatable {
+        let name: String
+        let algorithm: ExpectedChecksum.Algorithm
+    }
+
+    /// `tusChecksum(in:)` is the best algorithm an `OPTIONS` answer offers for the checksum
+    /// extension (`Tus-Extension: checksum` and `Tus-Checksum-Algorithm`), `nil` when none
+    /// that libcrypto computes is offered.
+    static func tusChecksum(in headers: HTTPHeaders) -> TusChecksum? {
+        let extensions = (headers["Tus-Extension"] ?? "").split(separator: ",").map { String($0).trimmingBlanks().lowercased() }
+        guard extensions.contains("checksum") else { return nil }
+        let offered = (headers["Tus-Checksum-Algorithm"] ?? "").split(separator: ",").map { String($0).trimmingBlanks() }
+        let known: [(String, ExpectedChecksum.Algorithm)] = [("sha256", .sha256), ("sha-256", .sha256), ("sha512", .sha512),
+                                                             ("sha-512", .sha512), ("sha1", .sha1), ("sha-1", .sha1), ("md5", .md5)]
+        for (spelling, algorithm) in known {
+            if let name = offered.first(where: { $0.lowercased() == spelling }) { return TusChecksum(name: name, algorithm: algorithm) }
+        }
+        return nil
+    }
 }

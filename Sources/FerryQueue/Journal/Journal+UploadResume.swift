@@ -14,7 +14,9 @@ extension Journal {
     }
 
     /// `saveUploadResume(_:key:task:)` keeps `data` under `key` (in place of what was there),
-    /// tied to `task` when it is a queued upload's (removed with the task).
+    /// tied to `task` when it is a queued upload's (removed with the task). A queued upload's
+    /// row takes the server's offset and the body's length too, so that a listing of the task
+    /// paused shows how far it is, as a download's does.
     public func saveUploadResume(_ data: UploadResumeData, key: String, task: TaskID? = nil) throws(QueueError) {
         let now = timestamp()
         try write { db in
@@ -22,6 +24,10 @@ extension Journal {
                 INSERT INTO upload_resume (key, task_id, data, updated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (key) DO UPDATE SET task_id = excluded.task_id, data = excluded.data, updated_at = excluded.updated_at
                 """, arguments: [key, task?.rawValue, data.encoded(), now])
+            if let task {
+                try db.execute(sql: "UPDATE task SET total_length = ?, durable_offset = ? WHERE id = ?",
+                               arguments: [data.length, min(data.offset, data.length), task.rawValue])
+            }
         }
     }
 

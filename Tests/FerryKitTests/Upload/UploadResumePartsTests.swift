@@ -61,6 +61,27 @@ struct UploadResumePartsTests {
         #expect(throws: FerryError.self) { try OffsetBodyStream(DataBodyStream(Data(count: 10)), offset: 11) }
     }
 
+    @Test func aWindowOfABodyGivesItsBytesOnlyAndTheLastWindowStopsAtTheEnd() throws {
+        let base = DataBodyStream(Pattern.bytes(count: 300_000, seed: 3))
+        let window = try OffsetBodyStream(base, offset: 100_000, length: 65_536)
+        #expect(window.contentLength == 65_536)
+        #expect(try Self.readAll(window) == Pattern.bytes(count: 65_536, seed: 3, offset: 100_000))
+        try window.seek(to: 65_000)
+        #expect(try Self.readAll(window) == Pattern.bytes(count: 536, seed: 3, offset: 165_000))
+        let last = try OffsetBodyStream(DataBodyStream(Pattern.bytes(count: 300_000, seed: 3)), offset: 290_000, length: 65_536)
+        #expect(last.contentLength == 10_000)
+        #expect(try Self.readAll(last) == Pattern.bytes(count: 10_000, seed: 3, offset: 290_000))
+    }
+
+    @Test func theBestChecksumATusServerOffersIsChosenAndNoneWithoutTheExtension() {
+        let offered: HTTPHeaders = ["Tus-Extension": "creation, checksum,termination", "Tus-Checksum-Algorithm": "md5,SHA1, sha256"]
+        #expect(UploadProtocolHeaders.tusChecksum(in: offered) == .init(name: "sha256", algorithm: .sha256))
+        #expect(UploadProtocolHeaders.tusChecksum(in: ["Tus-Extension": "checksum", "Tus-Checksum-Algorithm": "crc32,SHA1"])
+            == .init(name: "SHA1", algorithm: .sha1))
+        #expect(UploadProtocolHeaders.tusChecksum(in: ["Tus-Extension": "checksum", "Tus-Checksum-Algorithm": "crc32"]) == nil)
+        #expect(UploadProtocolHeaders.tusChecksum(in: ["Tus-Extension": "creation", "Tus-Checksum-Algorithm": "sha1"]) == nil)
+    }
+
     @Test func resumeDataIsKeptAsJSONAndReadBack() {
         let identity = UploadFileIdentity(path: "/a", size: 10, modifiedNanoseconds: 5, inode: 7, device: 8, edgeDigest: "ab")
         let data = UploadResumeData(uploadProtocol: .ietf, interopVersion: 6, location: "http://127.0.0.1:1/r/1", length: 10, offset: 4, files: [identity])
