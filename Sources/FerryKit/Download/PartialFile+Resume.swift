@@ -32,13 +32,19 @@ extension PartialFile {
     /// Reads the first `count` bytes in 1 MiB chunks and hands each to `body` (to hash the
     /// prefix already on disk after a resume).
     public func readPrefix(_ count: Int64, _ body: (UnsafeRawBufferPointer) -> Void) throws(FerryError) {
+        try read(0..<count, body)
+    }
+
+    /// `read(_:_:)` hands the bytes of `range` to `body`, in chunks of at most 1 MiB (a piece
+    /// checked as it completes).
+    public func read(_ range: Range<Int64>, _ body: (UnsafeRawBufferPointer) -> Void) throws(FerryError) {
         try writeHeldBytes()
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
         defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while offset < count {
-            let wanted = Int(min(Int64(chunk), count - offset))
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let wanted = Int(min(Int64(chunk), range.upperBound - offset))
             let read = SystemCall.retrying { pread(descriptor, buffer.baseAddress, wanted, off_t(offset)) }
             if read < 0 {
                 throw .file(.from(errno: errno, path: path, operation: "read"))

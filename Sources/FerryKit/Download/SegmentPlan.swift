@@ -9,12 +9,17 @@
 /// such a piece is taken over whole only when its connection crawls (``takeOver(_:by:)``).
 struct SegmentPlan: Sendable {
     /// `Piece` is one range: `start..<end`, written up to `next`, durable up to `durable`.
+    /// With several sources, `writer` is the source its bytes came from (one per range: a range
+    /// taken up from another source is split where that source's bytes end) and `avoid` the
+    /// sources it should not be fetched from again (they served it corrupt).
     struct Piece: Sendable, Equatable {
         var start: Int64
         var end: Int64
         var next: Int64
         var durable: Int64
         var owner: Int?
+        var writer: Int? = nil
+        var avoid: Set<Int> = []
 
         var remaining: Int64 { max(0, end - next) }
     }
@@ -58,19 +63,31 @@ struct SegmentPlan: Sendable {
 
     subscript(index: Int) -> Piece { pieces[index] }
 
-    /// `claim(for:finishEstimate:)` gives connection `owner` a piece to fetch and returns its
-    /// index; `nil` when nothing is left to take. `finishEstimate` is the seconds the owner of
-    /// a piece needs for what it has left.
-    mutating func claim(for owner: Int, finishEstimate: (Piece) -> Double) -> Int? {
+    /// `claim(for:source:strict:finishEstimate:)` gives connection `owner` (fetching from
+    /// `source`) a piece to fetch and returns its index; `nil` when nothing is left to take.
+    /// `finishEstimate` is the seconds the owner of a piece needs for what it has left. A piece
+    /// that avoids `source` is left to another source while `source` has others to take, and
+    /// always when `strict` (another source can serve it).
+    mutating func claim(for owner: Int, source: Int? = nil, strict: Bool = false, finishEstimate: (Piece) -> Double) -> Int? {
         let free = pieces.indices.filter { pieces[$0].owner == nil && pieces[$0].remaining > 0 }
-        if let largest = free.max(by: { pieces[$0].remaining < pieces[$1].remaining }) {
+        let allowed = free.filter { index in source.map { !pieces[index].avoid.contains($0) } ?? true }
+        if let largest = (allowed.isEmpty && !strict ? free : allowed).max(by: { pieces[$0].remaining < pieces[$1].remaining }) {
+            if let source, pieces[largest].next > pieces[largest].start, pieces[largest].writer != source {
+                // Another source's bytes end here: the rest is a range of its own.
+                let index = takeOver(largest, by: owner)
+                pieces[index].writer = source
+                return index
+            }
             pieces[largest].owner = owner
+            pieces[largest].writer = source ?? pieces[largest].writer
             return largest
         }
         let busy = pieces.indices.filter { pieces[$0].owner != nil && pieces[$0].remaining >= 2 * minSplitSize }
         guard let slowest = busy.max(by: { finishEstimate(pieces[$0]) < finishEstimate(pieces[$1]) }),
               finishEstimate(pieces[slowest]) > Self.worthSplitting else { return nil }
-        return split(slowest, for: owner)
+        let index = split(slowest, for: owner)
+        pieces[index].writer = source
+        return index
     }
 
     /// The seconds a piece's owner must still need for a new connection to take half of it,
@@ -102,6 +119,67 @@ struct SegmentPlan: Sendable {
         pieces[index].owner = nil
         pieces.insert(Piece(start: piece.next, end: piece.end, next: piece.next, durable: piece.next, owner: owner), at: index + 1)
         return index + 1
+    }
+
+    /// `isWritten(_:)` is whether every byte of `range` is written.
+    func isWritten(_ range: Range<Int64>) -> Bool {
+        pieces.allSatisfy { piece in
+            let low = max(piece.start, range.lowerBound), high = min(piece.end, range.upperBound)
+            return low >= high || piece.next >= high
+        }
+    }
+
+    /// `writers(of:)` are the sources the bytes of `range` came from.
+    func writers(of range: Range<Int64>) -> Set<Int> {
+        Set(pieces.filter { $0.start < range.upperBound && $0.end > range.lowerBound && $0.next > max($0.start, range.lowerBound) }
+            .compactMap(\.writer))
+    }
+
+    /// `reopen(_:avoiding:)` makes `range` (written, found corrupt) a range of its own to
+    /// fetch again, not from `sources` while another can serve it; the bytes around it stay
+    /// as they are, and a connection writing after it goes on.
+    mutating func reopen(_ range: Range<Int64>, avoiding sources: Set<Int>) {
+        var result: [Piece] = []
+        for piece in pieces {
+            guard piece.start < range.upperBound, piece.end > range.lowerBound else {
+                result.append(piece)
+                continue
+            }
+            if piece.start < range.lowerBound {
+                var before = piece
+                before.end = range.lowerBound
+                before.next = min(piece.next, range.lowerBound)
+                before.durable = min(piece.durable, range.lowerBound)
+                before.owner = nil
+                result.append(before)
+            }
+            let low = max(piece.start, range.lowerBound), high = min(piece.end, range.upperBound)
+            result.append(Piece(start: low, end: high, next: low, durable: low, owner: nil, writer: nil, avoid: piece.avoid.union(sources)))
+            if piece.end > range.upperBound {
+                var after = piece
+                after.start = range.upperBound
+                after.next = max(piece.next, range.upperBound)
+                after.durable = min(after.next, max(piece.durable, range.upperBound))
+                result.append(after)
+            }
+        }
+        // Adjacent reopened parts of one range are one range.
+        var merged: [Piece] = []
+        for piece in result {
+            if let last = merged.last, last.end == piece.start, last.owner == nil, piece.owner == nil, last.next == last.start,
+               piece.next == piece.start, last.writer == nil, piece.writer == nil, last.start >= range.lowerBound, piece.end <= range.upperBound {
+                merged[merged.count - 1].end = piece.end
+                merged[merged.count - 1].avoid.formUnion(piece.avoid)
+            } else {
+                merged.append(piece)
+            }
+        }
+        pieces = merged
+    }
+
+    /// `setWriter(_:_:)` records that the bytes of piece `index` come from `source`.
+    mutating func setWriter(_ index: Int, _ source: Int) {
+        pieces[index].writer = source
     }
 
     /// `release(_:)` frees the piece `owner` fetched.

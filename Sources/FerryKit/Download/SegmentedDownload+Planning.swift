@@ -25,17 +25,21 @@ extension SegmentedDownload {
         let speeds = establishedSpeeds(state)
         // A connection younger than the grace has no speed yet: it counts as the others' mean.
         let mean = speeds.isEmpty ? 1 : speeds.values.reduce(0, +) / Double(speeds.count)
-        var claimed: [Int] = []
+        var claimed: [(number: Int, source: Int)] = []
         while state.connections.count + claimed.count < state.maxConnections {
             let number = state.nextNumber + claimed.count
-            guard state.plan?.claim(for: number, finishEstimate: { piece in
+            // With several sources, each connection goes to one with room for it.
+            let source = state.sources.count > 1 ? chooseSource(state, adding: claimed.map(\.source)) : nil
+            if state.sources.count > 1, source == nil { break }
+            let strict = usableSources(state) > 1
+            guard state.plan?.claim(for: number, source: source ?? (pieceHashes == nil ? nil : 0), strict: strict, finishEstimate: { piece in
                 Double(piece.remaining) / max(1, piece.owner.flatMap { speeds[$0] } ?? mean)
             }) != nil else { break }
-            claimed.append(number)
+            claimed.append((number, source ?? 0))
         }
-        for number in claimed {
+        for (number, source) in claimed {
             guard let index = state.plan?.index(of: number), let piece = state.plan?[index] else { continue }
-            open(&state, actions: &actions, range: (piece.next, piece.end - 1), number: number)
+            open(&state, actions: &actions, range: (piece.next, piece.end - 1), number: number, source: source)
         }
     }
 
@@ -62,20 +66,27 @@ extension SegmentedDownload {
             let newIndex = state.plan?.takeOver(index, by: takeover) ?? index
             if let piece = state.plan?[newIndex] {
                 actions.cancel.append(entry.task)
-                open(&state, actions: &actions, range: (piece.next, piece.end - 1))
+                let source = state.sources.count > 1 ? chooseSource(state, adding: [], leaving: entry.source) ?? entry.source : entry.source
+                state.plan?.setWriter(newIndex, source)
+                open(&state, actions: &actions, range: (piece.next, piece.end - 1), source: source)
             }
             return
         }
     }
 
     /// Makes connection `number` (the next free one by default) for `range` (`nil`: the
-    /// first request, without `Range`).
-    func open(_ state: inout State, actions: inout Actions, range: (Int64, Int64)?, number chosen: Int? = nil) {
+    /// first request, without `Range`) from `source` (0: the request's URL).
+    func open(_ state: inout State, actions: inout Actions, range: (Int64, Int64)?, number chosen: Int? = nil, source: Int = 0) {
         guard let face = state.face else { return }
         let number = chosen ?? state.nextNumber
         state.nextNumber = max(state.nextNumber, number + 1)
         var request = face.request
-        if let url = state.current?.finalURL, range != nil, url != request.url { request = request.moved(to: url) }
+        if source > 0, source < state.sources.count {
+            // A mirror: its own URL (the request's secrets stay with their origin).
+            request = request.moved(to: state.sources[source].url)
+        } else if let url = state.current?.finalURL, range != nil, url != request.url {
+            request = request.moved(to: url)
+        }
         request.usesOwnConnection = true
         // Connections opened together send their requests together.
         request.yieldsAtFirstBytes = range != nil
@@ -91,9 +102,10 @@ extension SegmentedDownload {
         request.acceptsCompression = false
         request.headers.remove(name: "Range")
         request.headers.remove(name: "If-Range")
-        let delegate = SegmentConnection(number: number, range: range, ifRange: range == nil ? nil : state.current?.ifRange, download: self)
+        let ifRange = range == nil ? nil : source == 0 ? state.current?.ifRange : state.sources[source].ifRange
+        let delegate = SegmentConnection(number: number, range: range, ifRange: ifRange, download: self)
         let task = face.session.makeTask(kind: .download, request: request, delegate: delegate)
-        state.connections[number] = Connection(task: task, delegate: delegate, started: clock.now())
+        state.connections[number] = Connection(task: task, delegate: delegate, started: clock.now(), source: source)
         task.onFinish { [weak self] outcome in
             self?.connectionEnded(number, outcome: outcome)
         }
@@ -133,6 +145,10 @@ extension SegmentedDownload {
         }
         guard let current = state.current, let total = current.totalLength else { throw .cancelled }
         let header = response.headers["Content-Range"] ?? ""
+        if let source = state.connections[number]?.source, source > 0 {
+            try acceptFromMirror(response, range: range, source: source, total: total, number: number, state: &state, actions: &actions)
+            return
+        }
         switch response.statusCode {
         case 206:
             if let changed = ResumableDownloadDelegate.changedValidator(of: response, comparedWith: current) {
@@ -255,6 +271,7 @@ extension SegmentedDownload {
             state.plan?.markDurable()
             data.durableOffset = state.plan?.durableBytes ?? 0
             checkpoint(data, state.plan?.ranges ?? [])
+            recordVerified(&state)
         } else if let offset = state.singleOffset, offset > 0, data.totalLength != nil {
             try file.synchronize()
             data.durableOffset = offset

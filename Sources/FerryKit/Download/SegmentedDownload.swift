@@ -42,15 +42,35 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     let minSplitSize: Int64
     let clock: any MonotonicClock
     let checkpoint: @Sendable (ResumeData, [SegmentRange]) -> Void
+    /// The other sources of the file (mirrors), fetched from at once with the first.
+    let mirrors: [URL]
+    let pieceHashes: PieceHashes?
+    let verifiedAtStart: Set<Int>
+    let perSourceConnections: Int
+    let piecesVerified: @Sendable (Set<Int>) -> Void
     let state: LockedState<State>
 
     /// Makes a download using up to `connections` connections, resuming `ranges` (recorded
     /// with `resumeFrom`'s validators) or, without them, `resumeFrom`'s single-stream offset.
     /// `checkpoint` receives the validators and every range's durable end after each sync.
+    ///
+    /// With `mirrors`, ranges come from every source at once (the request's URL is the first;
+    /// each source gets at most `perSourceConnections`); a source whose length differs, or that
+    /// refuses the file, is dropped. With `pieceHashes`, every piece is checked as it completes
+    /// (those in `verifiedPieces` were checked before the process ended); a corrupt piece is
+    /// fetched again, from another source where there is one, and its source demoted (dropped
+    /// after ``maximumBadPieces``). `piecesVerified` receives the checked pieces after each
+    /// checkpoint, once their bytes are on disk.
     public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil,
                 ranges: [SegmentRange] = [], connections: Int, minSplitSize: Int64 = defaultMinSplitSize,
+                mirrors: [URL] = [], perSourceConnections: Int? = nil, pieceHashes: PieceHashes? = nil, verifiedPieces: Set<Int> = [],
                 clock: any MonotonicClock = SystemClock(),
-                checkpoint: @escaping @Sendable (ResumeData, [SegmentRange]) -> Void = { _, _ in }) {
+                checkpoint: @escaping @Sendable (ResumeData, [SegmentRange]) -> Void = { _, _ in },
+                piecesVerified: @escaping @Sendable (Set<Int>) -> Void = { _ in }) {
+        self.mirrors = mirrors
+        self.pieceHashes = pieceHashes
+        verifiedAtStart = verifiedPieces
+        self.piecesVerified = piecesVerified
         self.destination = destination
         self.policy = policy
         self.resumeFrom = resumeFrom
@@ -59,7 +79,10 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         self.minSplitSize = max(1, minSplitSize)
         self.clock = clock
         self.checkpoint = checkpoint
-        state = LockedState(State(maxConnections: min(max(1, connections), Self.maximumConnections)))
+        self.perSourceConnections = max(1, perSourceConnections ?? Self.maximumConnections)
+        var initial = State(maxConnections: min(max(1, connections), Self.maximumConnections))
+        initial.verified = verifiedPieces
+        state = LockedState(initial)
     }
 
     // MARK: - State
@@ -80,6 +103,8 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var stoppedByUs = false
         /// The bytes received and not yet written (made with the first of them).
         var gathered: CoalescedWrite?
+        /// The index of the source it fetches from (0: the request's URL).
+        var source = 0
     }
 
     struct State {
@@ -102,6 +127,13 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var stopError: FerryError?
         var lastError: FerryError?
         var tracker = ProgressTracker()
+        var sources: [SourceState] = []
+        /// The pieces checked against their hashes.
+        var verified: Set<Int> = []
+        /// The checked pieces last handed to `piecesVerified`.
+        var verifiedRecorded: Set<Int> = []
+        /// Pieces found corrupt in this run.
+        var badPieces = 0
         /// The best speed an ended connection had, bytes per second.
         var fastest: Double = 0
         var errorBody = Data()
@@ -139,6 +171,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var actions = Actions()
         state.withLock { state in
             state.face = task
+            state.sources = ([task.request.url] + mirrors).map { SourceState(url: $0, cap: perSourceConnections) }
             state.phase = task.state == .paused ? .paused : .running
             state.lastCheckpoint = clock.now()
             let path = destination.partialFilePath(for: policy.owner, resuming: resumeFrom?.canResume == true || !ranges.isEmpty)
@@ -150,7 +183,9 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
                     state.file = file
                     state.plan = resumed
                     state.current = resumeFrom
-                    if resumed.isComplete, let resumeFrom {
+                    // Pieces written before the process ended and not known checked are checked now.
+                    try verifyWrittenPieces(&state)
+                    if state.plan?.isComplete == true, let resumeFrom {
                         // Every range was durable before the process ended: only the commit is left.
                         var headers = HTTPHeaders()
                         if let etag = resumeFrom.etag { headers["ETag"] = etag }
@@ -250,8 +285,11 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
                         try gathered.add(UnsafeRawBufferPointer(rebasing: bytes[0..<Int(count)]), at: piece.next, to: file)
                         state.plan?.advance(index, by: count)
                         entry.bytes += count
+                        state.connections[connection.number] = entry
+                        try verifyPieces(touching: piece.next..<(piece.next + count), &state, actions: &actions)
+                        entry = state.connections[connection.number] ?? entry
                     }
-                    done = count < Int64(bytes.count)
+                    done = count < Int64(bytes.count) || state.plan?.index(of: connection.number) == nil
                 } else {
                     done = true
                 }
@@ -325,7 +363,14 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
             } else if case .failure(let error) = outcome, !entry.stoppedByUs {
                 failure = error
             }
-            if let reason = failure {
+            if state.sources.count > 1 {
+                // Several sources: a failure counts against its source; the others go on.
+                if let failure { state.lastError = failure }
+                guard sourceEnded(entry, failure: failure, state: &state, actions: &actions) else {
+                    stop(&state, because: state.lastError ?? .transport(.connectionDropped("no source could continue the download")), actions: &actions)
+                    return
+                }
+            } else if let reason = failure {
                 state.lastError = reason
                 if entry.status != nil {
                     // The server refused this connection (a 503, a 200 to a range): it allows fewer.

@@ -113,4 +113,46 @@ import Testing
         #expect(soon == nil)
         #expect(later.map { plan[$0].start } == 14 * Self.mib)
     }
+
+    @Test func aCorruptPieceInsideARangeIsReopenedAloneAndItsWriterAvoided() {
+        // Given one range of 8 MiB from source 1, written up to 6 MiB, its connection still going.
+        var plan = SegmentPlan(total: 8 * Self.mib, minSplitSize: Self.mib)
+        let index = plan.claim(for: 0, source: 1) { _ in 0 }
+        #expect(index == 0 && plan[0].writer == 1)
+        plan.advance(0, by: 6 * Self.mib)
+        plan.markDurable()
+
+        // When its bytes 2-3 MiB fail their hash.
+        plan.reopen(2 * Self.mib..<3 * Self.mib, avoiding: [1])
+
+        // Then those bytes are a range of their own to fetch again, not written, not durable;
+        // the connection goes on after them; the rest stays written.
+        #expect(plan.pieces.map(\.start) == [0, 2 * Self.mib, 3 * Self.mib])
+        #expect(plan[1].next == 2 * Self.mib && plan[1].durable == 2 * Self.mib && plan[1].owner == nil && plan[1].avoid == [1])
+        #expect(plan.index(of: 0) == 2 && plan[2].next == 6 * Self.mib)
+        #expect(plan.writtenBytes == 5 * Self.mib && !plan.isWritten(0..<3 * Self.mib) && plan.isWritten(0..<2 * Self.mib))
+
+        // When all else is written, a connection to source 1 leaves the piece to another source
+        // (strict: one can serve it); source 2 takes it.
+        plan.advance(2, by: 2 * Self.mib)
+        #expect(plan.claim(for: 1, source: 1, strict: true) { _ in 0 } == nil)
+        let other = plan.claim(for: 2, source: 2) { _ in 0 }
+        #expect(other.map { plan[$0].start } == 2 * Self.mib)
+    }
+
+    @Test func aRangeTakenUpFromAnotherSourceSplitsWhereItsBytesEnd() {
+        // Given a range written by source 0 up to 1 MiB whose connection ended.
+        var plan = SegmentPlan(total: 4 * Self.mib, minSplitSize: Self.mib)
+        _ = plan.claim(for: 0, source: 0) { _ in 0 }
+        plan.advance(0, by: Self.mib)
+        plan.release(0)
+
+        // When a connection to source 2 takes it up.
+        let index = plan.claim(for: 1, source: 2) { _ in 0 }
+
+        // Then source 0's bytes stay a range of their own, and source 2 writes the rest.
+        #expect(plan.pieces.count == 2)
+        #expect(index.map { plan[$0].start } == Self.mib && index.map { plan[$0].writer } == 2)
+        #expect(plan.writers(of: 0..<Self.mib) == [0] && plan.writers(of: 0..<2 * Self.mib) == [0])
+    }
 }
