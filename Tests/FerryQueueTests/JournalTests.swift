@@ -20,7 +20,7 @@ import Testing
         for table in JournalSchema.tables {
             #expect(tables.contains(table))
         }
-        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+        #expect(try journal.read { try JournalSchema.migrator.completedMigrations($0) } == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
     }
 
     @Test func aVersion6JournalsFinishedDownloadHasNoRecordedFileAndANewOutcomeRecordsOne() throws {

@@ -1,7 +1,7 @@
 /// `PieceHashes` are the digests of a file's consecutive pieces of `length` bytes (the last
 /// may be shorter), as a Metalink's `<pieces>` gives them: a download from several sources
 /// checks every piece as it completes and fetches a corrupt one again from another source.
-public struct PieceHashes: Sendable, Equatable {
+public struct PieceHashes: Sendable, Hashable {
     public let algorithm: ExpectedChecksum.Algorithm
     public let length: Int64
     /// Lowercase hex digests, one per piece.
@@ -80,11 +80,22 @@ public enum VerifiedPieces {
     public static func decode(_ text: String, limit: Int) -> Set<Int> {
         var result = Set<Int>()
         for part in text.split(separator: ",") {
-            let bounds = part.split(separator: "-", maxSplits: 1).compactMap { Int($0) }
-            guard let low = bounds.first, low >= 0 else { continue }
+            let fields = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            let bounds = fields.compactMap { Int($0) }
+            guard bounds.count == fields.count, let low = bounds.first, low >= 0 else { continue }
             let high = min(bounds.count == 2 ? bounds[1] : low, limit - 1)
             if low <= high { result.formUnion(low...high) }
         }
         return result
+    }
+}
+
+extension Metalink.File {
+    /// `pieceHashes` are the file's piece hashes as a download checks them; `nil` when it has
+    /// none, their algorithm is not one Ferry computes, or they do not cover its stated size.
+    public var pieceHashes: PieceHashes? {
+        guard let hashes = pieces.flatMap(PieceHashes.init(metalink:)) else { return nil }
+        if let size, !hashes.covers(total: size) { return nil }
+        return hashes
     }
 }

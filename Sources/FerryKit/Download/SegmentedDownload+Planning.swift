@@ -128,6 +128,7 @@ extension SegmentedDownload {
             guard let path = state.partialFilePath else { throw .cancelled }
             state.file = try PartialFile.create(atPath: path, owner: policy.owner)
             state.current = fresh
+            if let source = state.connections[number]?.source, source < state.sources.count { state.sources[source].ifRange = fresh.ifRange }
             state.response = response
             state.connections[number]?.accepted = true
             let ranges = response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true
@@ -283,6 +284,7 @@ extension SegmentedDownload {
         var snapshot = state.tracker.update(received: state.writtenBytes, expectedReceived: state.current?.totalLength, sent: 0,
                                             expectedSent: nil, now: clock.now(), force: force)
         snapshot?.connections = state.phase == .finished ? 0 : state.connections.count
+        if state.sources.count > 1, snapshot != nil { snapshot?.sources = reports(state) }
         return snapshot
     }
 }

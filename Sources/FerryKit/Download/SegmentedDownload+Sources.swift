@@ -31,11 +31,21 @@ public struct SourceReport: Sendable, Equatable {
     public let state: String
     public let connections: Int
     public let bytes: Int64
-    /// Bytes per second over the time its connections ran.
+    /// Bytes per second of its open connections together.
     public let speed: Int64
     public let badPieces: Int
     /// Why it was dropped.
     public let reason: String?
+
+    public init(url: URL, state: String, connections: Int, bytes: Int64, speed: Int64, badPieces: Int, reason: String?) {
+        self.url = url
+        self.state = state
+        self.connections = connections
+        self.bytes = bytes
+        self.speed = speed
+        self.badPieces = badPieces
+        self.reason = reason
+    }
 }
 
 extension SegmentedDownload {
@@ -47,14 +57,26 @@ extension SegmentedDownload {
 
     /// `sourceReports()` is every source's state now.
     public func sourceReports() -> [SourceReport] {
-        state.withLock { state in
-            state.sources.indices.map { index in
-                let source = state.sources[index]
-                let open = state.connections.values.filter { $0.source == index && !$0.stoppedByUs }.count
-                let word = source.dropped != nil ? "dropped" : source.badPieces > 0 ? "demoted" : open > 0 ? "active" : "waiting"
-                return SourceReport(url: source.url, state: word, connections: open, bytes: source.bytes, speed: Int64(source.speed),
-                                    badPieces: source.badPieces, reason: source.dropped)
+        state.withLock { reports($0) }
+    }
+
+    /// `reports(_:)` is every source's state in `state`: its bytes count its open connections'
+    /// too, its speed is theirs together (0 without one).
+    func reports(_ state: State) -> [SourceReport] {
+        let now = clock.now()
+        return state.sources.indices.map { index in
+            let source = state.sources[index]
+            var open = 0
+            var bytes = source.bytes
+            var rate = 0.0
+            for entry in state.connections.values where entry.source == index && !entry.stoppedByUs {
+                open += 1
+                bytes += entry.bytes
+                rate += Double(entry.bytes) / max(0.5, now - entry.started)
             }
+            let word = source.dropped != nil ? "dropped" : source.badPieces > 0 ? "demoted" : open > 0 ? "active" : "waiting"
+            return SourceReport(url: source.url, state: word, connections: open, bytes: bytes,
+                                speed: Int64(rate), badPieces: source.badPieces, reason: source.dropped)
         }
     }
 
@@ -128,10 +150,14 @@ extension SegmentedDownload {
     func drop(_ source: Int, because reason: String, state: inout State, actions: inout Actions) {
         guard source < state.sources.count, state.sources[source].dropped == nil else { return }
         state.sources[source].dropped = reason
+        let othersRunning = state.connections.values.contains { $0.source != source && !$0.stoppedByUs }
         for (number, entry) in state.connections where entry.source == source && !entry.stoppedByUs {
             state.connections[number]?.stoppedByUs = true
             actions.cancel.append(entry.task)
         }
+        guard usableSources(state) > 0 else { return }
+        let next = othersRunning ? "going on with the other mirrors" : "trying the next mirror"
+        actions.notes.append("\(URLMasking.mask(state.sources[source].url)) \(reason); \(next)")
     }
 
     /// `sourceEnded(_:failure:state:)` counts what a connection of a download from several
@@ -161,7 +187,8 @@ extension SegmentedDownload {
     /// now whole: its bytes are read back from the file (what the connections gathered is
     /// written first). A corrupt piece is fetched again (``rejectPiece``).
     func verifyPieces(touching written: Range<Int64>, _ state: inout State, actions: inout Actions) throws(FerryError) {
-        guard let hashes = pieceHashes, let plan = state.plan, let indices = hashes.indices(overlapping: written) else { return }
+        guard let hashes = pieceHashes, let plan = state.plan, hashes.covers(total: plan.total),
+              let indices = hashes.indices(overlapping: written) else { return }
         for index in indices where !state.verified.contains(index) {
             let range = hashes.range(of: index, total: plan.total)
             guard plan.isWritten(range) else { continue }
@@ -174,10 +201,14 @@ extension SegmentedDownload {
         }
     }
 
-    /// `verifyWrittenPieces(_:)` checks the whole pieces of a resumed plan not known checked;
-    /// a corrupt one is fetched again.
+    /// `verifyWrittenPieces(_:)` checks the whole pieces of a resumed plan not known checked
+    /// (a piece known checked counts only where its bytes are still recorded); a corrupt one
+    /// is fetched again.
     func verifyWrittenPieces(_ state: inout State) throws(FerryError) {
         guard let hashes = pieceHashes, let plan = state.plan, hashes.covers(total: plan.total) else { return }
+        state.verified = state.verified.filter { index in
+            index < hashes.hashes.count && plan.isWritten(hashes.range(of: index, total: plan.total))
+        }
         for index in hashes.hashes.indices where !state.verified.contains(index) {
             let range = hashes.range(of: index, total: plan.total)
             guard state.plan?.isWritten(range) == true else { continue }

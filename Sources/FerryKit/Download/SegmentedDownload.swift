@@ -48,6 +48,8 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     let verifiedAtStart: Set<Int>
     let perSourceConnections: Int
     let piecesVerified: @Sendable (Set<Int>) -> Void
+    /// `sourceNote` hears, in words, a source dropped and what the download does instead.
+    let sourceNote: @Sendable (String) -> Void
     let state: LockedState<State>
 
     /// Makes a download using up to `connections` connections, resuming `ranges` (recorded
@@ -60,14 +62,16 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     /// (those in `verifiedPieces` were checked before the process ended); a corrupt piece is
     /// fetched again, from another source where there is one, and its source demoted (dropped
     /// after ``maximumBadPieces``). `piecesVerified` receives the checked pieces after each
-    /// checkpoint, once their bytes are on disk.
+    /// checkpoint, once their bytes are on disk; `sourceNote` hears each source dropped, in words.
     public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil,
                 ranges: [SegmentRange] = [], connections: Int, minSplitSize: Int64 = defaultMinSplitSize,
                 mirrors: [URL] = [], perSourceConnections: Int? = nil, pieceHashes: PieceHashes? = nil, verifiedPieces: Set<Int> = [],
                 clock: any MonotonicClock = SystemClock(),
                 checkpoint: @escaping @Sendable (ResumeData, [SegmentRange]) -> Void = { _, _ in },
-                piecesVerified: @escaping @Sendable (Set<Int>) -> Void = { _ in }) {
+                piecesVerified: @escaping @Sendable (Set<Int>) -> Void = { _ in },
+                sourceNote: @escaping @Sendable (String) -> Void = { _ in }) {
         self.mirrors = mirrors
+        self.sourceNote = sourceNote
         self.pieceHashes = pieceHashes
         verifiedAtStart = verifiedPieces
         self.piecesVerified = piecesVerified
@@ -151,6 +155,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var cancel: [TransferTask] = []
         var progress: TransferProgress?
         var end: Result<Void, FerryError>?
+        var notes: [String] = []
     }
 
     // MARK: - TaskDelegate (the task itself never reaches the engine)
@@ -171,7 +176,9 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var actions = Actions()
         state.withLock { state in
             state.face = task
-            state.sources = ([task.request.url] + mirrors).map { SourceState(url: $0, cap: perSourceConnections) }
+            // The request's URL is the first source; a mirror that is the same URL is not another.
+            let others = mirrors.filter { $0.absoluteString != task.request.url.absoluteString }
+            state.sources = ([task.request.url] + others).map { SourceState(url: $0, cap: perSourceConnections) }
             state.phase = task.state == .paused ? .paused : .running
             state.lastCheckpoint = clock.now()
             let path = destination.partialFilePath(for: policy.owner, resuming: resumeFrom?.canResume == true || !ranges.isEmpty)
@@ -197,6 +204,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
                         fill(&state, actions: &actions)
                     }
                 } else {
+                    state.verified = []
                     if let resumeFrom, resumeFrom.durableOffset > 0 || !ranges.isEmpty {
                         checkpoint(ResumeData(), [])
                     }
@@ -370,6 +378,11 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
                     stop(&state, because: state.lastError ?? .transport(.connectionDropped("no source could continue the download")), actions: &actions)
                     return
                 }
+                if state.current == nil, state.connections.isEmpty, state.phase == .running, let next = chooseSource(state, adding: []) {
+                    // The first request failed on its source: it goes to the next one.
+                    open(&state, actions: &actions, range: nil, source: next)
+                    return
+                }
             } else if let reason = failure {
                 state.lastError = reason
                 if entry.status != nil {
@@ -411,6 +424,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     func perform(_ actions: Actions) {
         for task in actions.cancel { task.cancel() }
         for task in actions.resume { task.resume() }
+        for note in actions.notes { sourceNote(note) }
         let face = state.withLock { $0.face }
         if let progress = actions.progress { face?.publish(progress: progress) }
         if let end = actions.end, let face {

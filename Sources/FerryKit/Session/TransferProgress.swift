@@ -15,6 +15,9 @@ public struct TransferProgress: Sendable, Equatable {
     /// Connections the transfer uses now, for a download split across several
     /// (`SegmentedDownload`); `nil` (one) by default.
     public var connections: Int?
+    /// Each source of a download fetched from several at once (`SegmentedDownload` with
+    /// mirrors); `nil` for a download from one.
+    public var sources: [SourceReport]?
 
     public init(receivedBytes: Int64 = 0, expectedReceivedBytes: Int64? = nil, sentBytes: Int64 = 0, expectedSentBytes: Int64? = nil, bytesPerSecond: Double = 0) {
         self.receivedBytes = receivedBytes

@@ -118,8 +118,8 @@ private struct TaskInserter {
             INSERT INTO task (kind, state, priority, position, destination_dir, requested_name,
                 overwrite, content_disposition, checksum_algorithm, checksum_hex,
                 max_download_limit, retries, upload_method, upload_body_file,
-                created_at, updated_at, connections, min_split_size, connection, upload_resumable)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15, ?16, ?17, ?18, ?19)
+                created_at, updated_at, connections, min_split_size, connection, upload_resumable, piece_hashes)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?15, ?16, ?17, ?18, ?19, ?20)
             """)
         url = try BulkStatement(db, sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (?, ?, ?)")
         header = try BulkStatement(db, sql: "INSERT INTO task_header (task_id, ordinal, name, value) VALUES (?, ?, ?, ?)")
@@ -152,6 +152,7 @@ private struct TaskInserter {
         task.bind(17, spec.options.minSplitSize)
         task.bind(18, spec.connection.journalText)
         task.bind(19, spec.upload?.resumable)
+        task.bind(20, new.pieceHashes?.encoded)
         try task.run()
         let id = db.lastInsertedRowID
         for (ordinal, value) in spec.urls.enumerated() {

@@ -20,6 +20,10 @@ extension Journal {
             try update.execute()
             guard db.changesCount == 1 else { throw QueueError.journal(.taskNotFound(id)) }
             try db.execute(sql: "DELETE FROM segment WHERE task_id = ?", arguments: [id.rawValue])
+            if segments.isEmpty {
+                // Started over: no piece is checked any more.
+                try db.execute(sql: "UPDATE task SET verified_pieces = NULL WHERE id = ? AND verified_pieces IS NOT NULL", arguments: [id.rawValue])
+            }
             let insert = try db.cachedStatement(
                 sql: #"INSERT INTO segment (task_id, start, "end", durable_offset) VALUES (?, ?, ?, ?)"#)
             for segment in segments {

@@ -37,7 +37,7 @@ import GRDB
 ///   that shares its requested name with others keeps its own name across restarts.
 enum JournalSchema {
     /// `version` is the newest schema version this build understands.
-    static let version = 8
+    static let version = 9
 
     /// `applicationID` marks an SQLite file as a Ferry journal (`PRAGMA application_id`, "FRRY").
     static let applicationID: Int32 = 0x4652_5259
@@ -56,6 +56,7 @@ enum JournalSchema {
         migrator.registerMigration("v6", migrate: version6)
         migrator.registerMigration("v7", migrate: version7)
         migrator.registerMigration("v8", migrate: version8)
+        migrator.registerMigration("v9", migrate: version9)
         return migrator
     }
 
@@ -201,5 +202,14 @@ enum JournalSchema {
             """)
         try db.execute(sql: "ALTER TABLE task ADD COLUMN upload_resumable TEXT CHECK (upload_resumable IN ('auto', 'ietf', 'tus'))")
         try db.execute(sql: "PRAGMA user_version = 8")
+    }
+
+    /// v9: a download's piece hashes (`PieceHashes.encoded`: `algorithm:length:hash,...`, from
+    /// a Metalink) and the pieces checked against them whose bytes are on disk
+    /// (`VerifiedPieces`: `0-41,43`), so that after a crash only the others are fetched again.
+    private static func version9(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN piece_hashes TEXT")
+        try db.execute(sql: "ALTER TABLE task ADD COLUMN verified_pieces TEXT")
+        try db.execute(sql: "PRAGMA user_version = 9")
     }
 }

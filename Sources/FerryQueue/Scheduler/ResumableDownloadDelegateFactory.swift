@@ -1,4 +1,5 @@
 import FerryKit
+import Foundation
 
 /// `ResumableDownloadDelegateFactory` makes FerryKit's `ResumableDownloadDelegate` for each
 /// download attempt of the `Scheduler`, so an interrupted download resumes instead of
@@ -31,6 +32,10 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     /// `defaultMinSplitSize` is the smallest range split of a task that names none;
     /// `SegmentedDownload.defaultMinSplitSize` by default.
     public var defaultMinSplitSize = SegmentedDownload.defaultMinSplitSize
+
+    /// `sourceNote` hears, in words, what a download from several sources does about one it
+    /// dropped ("... answered 404; trying the next mirror"); nothing by default.
+    public var sourceNote: @Sendable (TaskID, String) -> Void = { _, _ in }
 
     /// `journalIdentity` is `journal.identity()`, the first part of the tasks' `CommitMark`s;
     /// `nil` when it could not be read (every download then uses a `.part`).
@@ -84,7 +89,9 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     /// allowed several connections, or one that has ranges recorded (it was split before:
     /// it resumes every range, with however many connections it has now); `nil` otherwise.
     func segmentedDelegate(for record: TaskRecord, destination: DownloadDestination, policy: DownloadPolicy) -> (any TaskDelegate)? {
-        let connections = record.spec.options.connections ?? defaultConnections
+        var connections = record.spec.options.connections ?? defaultConnections
+        let sources = Sources(record, journal: journal)
+        if sources.used { connections = record.spec.options.connections ?? min(SegmentedDownload.maximumConnections, 2 * record.spec.urls.count) }
         let resume = record.resume.resumeData
         // Only a task that has bytes on disk can have ranges recorded: no read for the others.
         var ranges: [Segment] = []
@@ -94,17 +101,40 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
             } catch {
                 // The ranges cannot be read: the durable offset alone would be misread as a
                 // contiguous prefix, so the download starts over (split, whatever N is).
-                return segmented(record, destination: destination, policy: policy, resume: nil, ranges: [], connections: connections)
+                return segmented(record, destination: destination, policy: policy, resume: nil, ranges: [], connections: connections,
+                                 sources: sources)
             }
         }
         guard connections > 1 || !ranges.isEmpty else { return nil }
-        return segmented(record, destination: destination, policy: policy, resume: resume, ranges: ranges, connections: connections)
+        return segmented(record, destination: destination, policy: policy, resume: resume, ranges: ranges, connections: connections,
+                         sources: sources)
+    }
+
+    /// `Sources` say whether a download is fetched from all its URLs at once: only when
+    /// something proves that they serve the same file (its piece hashes or its whole-file
+    /// hash; mirrors' ETags differ), else its mirrors stay fallbacks tried one at a time.
+    struct Sources {
+        var used = false
+        var mirrors: [URL] = []
+        var hashes: PieceHashes?
+        var verified: Set<Int> = []
+
+        init(_ record: TaskRecord, journal: Journal) {
+            guard record.spec.urls.count > 1, record.spec.upload == nil else { return }
+            if let pieces = try? journal.pieces(of: record.id) {
+                hashes = pieces.hashes
+                verified = pieces.verified
+            }
+            guard hashes != nil || record.spec.checksum != nil else { return }
+            used = true
+            mirrors = record.spec.urls.compactMap { URL(string: $0.string) }
+        }
     }
 
     /// `segmented(_:destination:policy:resume:ranges:connections:)` makes the `SegmentedDownload`
     /// of a task, checkpointing into the journal.
     private func segmented(_ record: TaskRecord, destination: DownloadDestination, policy: DownloadPolicy, resume: ResumeData?,
-                           ranges: [Segment], connections: Int) -> any TaskDelegate {
+                           ranges: [Segment], connections: Int, sources: Sources) -> any TaskDelegate {
         var policy = policy
         policy.commitMark = nil
         let journal = self.journal
@@ -115,13 +145,20 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
                 segment.end.map { SegmentRange(start: segment.start, end: $0, durableOffset: segment.durableOffset) }
             },
             connections: connections,
-            minSplitSize: record.spec.options.minSplitSize ?? defaultMinSplitSize
-        ) { data, ranges in
-            // Best effort, as for a single stream: the next checkpoint or the outcome tries again.
-            try? journal.recordSegmentedCheckpoint(id, ResumeRecord(data), segments: ranges.map {
-                Segment(start: $0.start, end: $0.end, durableOffset: $0.durableOffset)
-            })
-        }
+            minSplitSize: record.spec.options.minSplitSize ?? defaultMinSplitSize,
+            mirrors: sources.mirrors, perSourceConnections: sources.used ? max(2, (connections + sources.mirrors.count - 1) / max(1, sources.mirrors.count)) : nil,
+            pieceHashes: sources.hashes, verifiedPieces: sources.verified,
+            checkpoint: { data, ranges in
+                // Best effort, as for a single stream: the next checkpoint or the outcome tries again.
+                try? journal.recordSegmentedCheckpoint(id, ResumeRecord(data), segments: ranges.map {
+                    Segment(start: $0.start, end: $0.end, durableOffset: $0.durableOffset)
+                })
+            },
+            piecesVerified: { pieces in
+                // Best effort: a piece not recorded checked is checked again after a crash.
+                try? journal.recordVerifiedPieces(pieces, for: id)
+            },
+            sourceNote: { [sourceNote] text in sourceNote(id, text) })
     }
 
     /// `expected(_:)` is FerryKit's form of a task's checksum.

@@ -44,6 +44,7 @@ extension Aria2Methods {
             if let hash = file.strongestHash, task.spec.checksum == nil {
                 task.spec.checksum = try? Checksum(parsing: "\(hash.algorithm)=\(hash.hex)")
             }
+            task.pieceHashes = file.pieceHashes
             tasks.append(task)
         }
         let position = options.paused ? nil : call.optional(2)?.integerValue

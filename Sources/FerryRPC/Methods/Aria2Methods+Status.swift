@@ -1,3 +1,4 @@
+import FerryKit
 import FerryQueue
 
 extension Aria2Methods {
@@ -12,6 +13,36 @@ extension Aria2Methods {
 
     @Sendable static func getFiles(_ call: RPCCall) throws(RPCError) -> JSONValue {
         DownloadStatus.files(try call.engine.record(try call.gid(0)), engine: call.engine)
+    }
+
+    /// aria2's servers of an active download: one file (`index` 1) and its sources, each with
+    /// `uri`, `currentUri` and `downloadSpeed`, and Ferry's own `ferry-state`,
+    /// `ferry-connections`, `ferry-bytes`, `ferry-bad-pieces` and `ferry-reason` for a download
+    /// fetched from several at once. Another task is aria2's error.
+    @Sendable static func getServers(_ call: RPCCall) throws(RPCError) -> JSONValue {
+        let id = try call.gid(0)
+        let record = try call.engine.record(id)
+        guard record.state == .running, let live = call.engine.live.progress(of: id), record.spec.upload == nil else {
+            throw RPCError.failed("No active download for GID#\(GID.string(for: id))")
+        }
+        var writer = JSONByteWriter()
+        writer.beginArray()
+        writer.beginObject()
+        writer.key("index")
+        writer.string("1")
+        writer.key("servers")
+        writer.beginArray()
+        if let sources = live.sources {
+            for source in sources {
+                DownloadStatus.writeServer(uri: URLMasking.mask(source.url), speed: source.speed, source: source, into: &writer)
+            }
+        } else if let url = record.spec.urls.first {
+            DownloadStatus.writeServer(uri: url.masked, speed: Int64(live.bytesPerSecond), source: nil, into: &writer)
+        }
+        writer.endArray()
+        writer.endObject()
+        writer.endArray()
+        return .encoded(writer.data)
     }
 
     /// Only the tasks really transferring are active: the session started them (`live` has

@@ -22,6 +22,7 @@ public enum Aria2Methods {
         RPCMethod("aria2.getUris", getUris),
         RPCMethod("aria2.changeUri", changeUri),
         RPCMethod("aria2.getFiles", getFiles),
+        RPCMethod("aria2.getServers", getServers),
         RPCMethod("aria2.tellActive", tellActive),
         RPCMethod("aria2.tellWaiting", tellWaiting),
         RPCMethod("aria2.tellStopped", tellStopped),

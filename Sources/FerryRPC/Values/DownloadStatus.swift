@@ -25,8 +25,8 @@ enum DownloadStatus {
     /// `Key` is a key of the status object, declared in the order keys are written (sorted,
     /// as `JSONValue` writes an object's keys).
     enum Key: Int, CaseIterable {
-        case bitfield, completedLength, connections, dir, downloadSpeed, errorCode, errorMessage, files, gid, numPieces,
-             pieceLength, status, totalLength, uploadLength, uploadSpeed
+        case bitfield, completedLength, connections, dir, downloadSpeed, errorCode, errorMessage, ferrySources, files, gid,
+             numPieces, pieceLength, status, totalLength, uploadLength, uploadSpeed
 
         /// `name` is the key as clients spell it.
         var name: String { Key.names[rawValue] }
@@ -35,7 +35,7 @@ enum DownloadStatus {
         static let all = allCases
 
         private static let names = ["bitfield", "completedLength", "connections", "dir", "downloadSpeed", "errorCode", "errorMessage",
-                                    "files", "gid", "numPieces", "pieceLength", "status", "totalLength", "uploadLength",
+                                    "ferry-sources", "files", "gid", "numPieces", "pieceLength", "status", "totalLength", "uploadLength",
                                     "uploadSpeed"]
     }
 
@@ -89,6 +89,8 @@ enum DownloadStatus {
         writer.beginObject()
         for key in Key.all where keys.contains(key) {
             if key == .errorCode || key == .errorMessage, !failed { continue }
+            // Ferry's own: only a download fetched from several sources at once has them.
+            if key == .ferrySources, live?.sources == nil { continue }
             writer.key(key.name)
             switch key {
             case .completedLength: writer.integerString(completed)
@@ -98,6 +100,7 @@ enum DownloadStatus {
             case .downloadSpeed: writer.integerString(live.map { $0.isSending ? 0 : Int64($0.bytesPerSecond) } ?? 0)
             case .errorCode: writer.string(Aria2ErrorCode.code(for: failure))
             case .errorMessage: writer.string(record.lastError ?? "failed")
+            case .ferrySources: writeSources(live?.sources ?? [], into: &writer)
             case .files: writeFiles(record, engine: engine, total: total, completed: completed, into: &writer)
             case .gid: writer.string(GID.string(for: record.id))
             case .numPieces: writer.integerString((total + pieceLength - 1) / pieceLength)
@@ -149,7 +152,7 @@ enum DownloadStatus {
         writer.key("selected")
         writer.string("true")
         writer.key("uris")
-        writeURIs(record, used: hasBeenTried(record, engine: engine), into: &writer)
+        writeURIs(record, engine: engine, into: &writer)
         writer.endObject()
         writer.endArray()
     }
@@ -158,7 +161,7 @@ enum DownloadStatus {
     /// tried (aria2: a URI a connection took), every other `waiting`.
     static func uris(_ record: TaskRecord, engine: RPCEngine) -> JSONValue {
         var writer = JSONByteWriter()
-        writeURIs(record, used: hasBeenTried(record, engine: engine), into: &writer)
+        writeURIs(record, engine: engine, into: &writer)
         return .encoded(writer.data)
     }
 
@@ -169,17 +172,61 @@ enum DownloadStatus {
         record.attempts > 0 || engine.live.progress(of: record.id) != nil
     }
 
-    private static func writeURIs(_ record: TaskRecord, used: Bool, into writer: inout JSONByteWriter) {
+    /// A download from several sources at once has used every source a connection took (or
+    /// that was dropped); any other, its first URL once tried.
+    private static func writeURIs(_ record: TaskRecord, engine: RPCEngine, into writer: inout JSONByteWriter) {
+        let sources = record.state == .running ? engine.live.progress(of: record.id)?.sources : nil
+        let used: Set<String> = Set((sources ?? []).filter { $0.state != "waiting" || $0.bytes > 0 }.map(\.url.absoluteString))
+        let firstUsed = sources == nil && hasBeenTried(record, engine: engine)
         writer.beginArray()
         for (index, url) in record.spec.urls.enumerated() {
             writer.beginObject()
             writer.key("status")
-            writer.string(index == 0 && used ? "used" : "waiting")
+            writer.string((index == 0 && firstUsed) || used.contains(url.string) ? "used" : "waiting")
             writer.key("uri")
             writer.string(url.masked)
             writer.endObject()
         }
         writer.endArray()
+    }
+
+    /// `writeSources(_:into:)` writes each source of a download fetched from several at once
+    /// as `getServers` lists it.
+    static func writeSources(_ sources: [SourceReport], into writer: inout JSONByteWriter) {
+        writer.beginArray()
+        for source in sources {
+            writeServer(uri: URLMasking.mask(source.url), speed: source.speed, source: source, into: &writer)
+        }
+        writer.endArray()
+    }
+
+    /// `writeServer(uri:speed:source:into:)` writes one of aria2's server objects (`uri`,
+    /// `currentUri`, `downloadSpeed`) and, for a source of a download from several at once,
+    /// Ferry's `ferry-state` (`active`, `waiting`, `demoted`, `dropped`), `ferry-connections`,
+    /// `ferry-bytes`, `ferry-bad-pieces` and `ferry-reason` (why it was dropped); numbers as strings.
+    static func writeServer(uri: String, speed: Int64, source: SourceReport?, into writer: inout JSONByteWriter) {
+        writer.beginObject()
+        writer.key("currentUri")
+        writer.string(uri)
+        writer.key("downloadSpeed")
+        writer.integerString(speed)
+        if let source {
+            writer.key("ferry-bad-pieces")
+            writer.integerString(Int64(source.badPieces))
+            writer.key("ferry-bytes")
+            writer.integerString(source.bytes)
+            writer.key("ferry-connections")
+            writer.integerString(Int64(source.connections))
+            if let reason = source.reason {
+                writer.key("ferry-reason")
+                writer.string(reason)
+            }
+            writer.key("ferry-state")
+            writer.string(source.state)
+        }
+        writer.key("uri")
+        writer.string(uri)
+        writer.endObject()
     }
 
     /// `directory(of:engine:)` is where the task saves its file.

@@ -30,6 +30,7 @@ public enum TaskRequest {
         for (key, value) in connectionOptions(spec.connection) { options[key] = value }
         var request: [String: JSONValue] = ["uris": .array(spec.urls.map { .string($0.string) }), "options": .object(options)]
         if let upload = spec.upload { request["upload"] = json(upload) }
+        if let pieces = task.pieceHashes { request["pieces"] = .string(pieces.encoded) }
         return .object(request)
     }
 
@@ -58,7 +59,15 @@ public enum TaskRequest {
         if upload != nil, urls.count != 1 {
             throw RPCError.failed("an upload has one URL")
         }
-        return options.task(urls: urls, upload: upload, defaultDirectory: defaultDirectory)
+        var task = options.task(urls: urls, upload: upload, defaultDirectory: defaultDirectory)
+        if let text = members["pieces"] {
+            // The piece hashes of a file from several sources (`PieceHashes.encoded`).
+            guard let pieces = text.stringValue.flatMap(PieceHashes.decoded) else {
+                throw RPCError.invalidParams("pieces must be piece hashes as algorithm:length:hash,...")
+            }
+            task.pieceHashes = pieces
+        }
+        return task
     }
 
     private static func json(_ upload: UploadSpec) -> JSONValue {

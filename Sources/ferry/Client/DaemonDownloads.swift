@@ -26,10 +26,10 @@ struct DaemonDownloads: GetTaskStore {
         return DownloadJournal.Entry(requeued: record)
     }
 
-    func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry {
-        var spec = spec
-        spec.options.retries = retries
-        let request = TaskRequest.json(NewTask(spec: spec))
+    func insert(_ task: NewTask) async throws -> DownloadJournal.Entry {
+        var task = task
+        task.spec.options.retries = retries
+        let request = TaskRequest.json(task)
         let id = try await daemon.answer("ferry.add", [[request]]) { answer in
             answer.arrayValue?.first?.stringValue.flatMap(GID.taskID)
         }

@@ -57,27 +57,28 @@ extension GetPlan {
             guard let first = spec.urls.first, let url = URL(string: first.string) else { continue }
             let directory = URL(fileURLWithPath: spec.destinationDirectory ?? request.directory.path, isDirectory: true)
             let name = spec.requestedName
+            let urls = spec.urls.map(\.string)
             func same(_ record: TaskRecord) -> Bool {
-                !used.contains(record.id) && DownloadJournal.matches(record, url: url, directory: directory, name: name)
+                !used.contains(record.id) && DownloadJournal.matches(record, urls: urls, directory: directory, name: name)
             }
-            if spec.urls.count == 1, let record = finished.first(where: same),
+            if let record = finished.first(where: same),
                let path = SavedFileCheck.path(of: record, checksum: spec.checksum) {
                 used.insert(record.id)
                 alreadySaved.append(path)
                 continue
             }
             // A finished download whose file changed is fetched again; its old row goes.
-            let changed = spec.urls.count == 1 ? finished.first(where: same) : nil
+            let changed = finished.first(where: same)
             var shownName = name ?? SafeFileName.fromURL(url)
             let entry: DownloadJournal.Entry
-            if spec.urls.count == 1, let record = unfinished.first(where: same) {
+            if let record = unfinished.first(where: same) {
                 if let fileName = record.fileName { shownName = fileName }
                 // Settings first, then queued again (a daemon may start it at once).
                 try await store.adopt(spec.connection, of: record)
                 try await store.adopt(spec.checksum, of: record)
                 entry = try await store.requeue(record, speedCap: spec.options.maxDownloadLimit)
             } else {
-                entry = try await store.insert(spec)
+                entry = try await store.insert(task)
             }
             if let changed {
                 used.insert(changed.id)

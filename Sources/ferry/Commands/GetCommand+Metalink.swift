@@ -71,6 +71,6 @@ struct MetalinkChoice {
         let fields = headers.compactMap { try? HeaderField(name: $0.name, value: $0.value) }
         let spec = TaskSpec(urls: urls, headers: fields, destinationDirectory: folder.path, requestedName: file.fileName,
                             checksum: checksum, options: TaskOptions(maxDownloadLimit: rate, retries: retries), connection: connection)
-        return NewTask(spec: spec)
+        return NewTask(spec: spec, pieceHashes: file.pieceHashes)
     }
 }

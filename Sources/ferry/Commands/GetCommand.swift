@@ -207,6 +207,10 @@ struct GetCommand: AsyncParsableCommand {
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
+        let jobs = plan.jobs
+        factory.sourceNote = { id, text in
+            if let job = jobs[id] { reporter.note(text, job: job, task: id) }
+        }
         options.limits.bandwidth.apply(to: &configuration)
         let scheduler = await journal.host.start(configuration, delegateFactory: factory, hooks: options.hooks, environment: environment)
         let following = reporter.follow(scheduler, jobs: plan.jobs)
@@ -335,8 +339,8 @@ protocol GetTaskStore {
     /// `requeue(_:speedCap:)` queues an unfinished download of an earlier run again, with this
     /// run's speed cap, and returns its entry.
     func requeue(_ record: TaskRecord, speedCap: Int64?) async throws -> DownloadJournal.Entry
-    /// `insert(_:)` records a new download.
-    func insert(_ spec: TaskSpec) async throws -> DownloadJournal.Entry
+    /// `insert(_:)` records a new download (with its piece hashes, when it has some).
+    func insert(_ task: NewTask) async throws -> DownloadJournal.Entry
     /// `adopt(_:of:)` gives a requeued download this run's connections and minimum split.
     func adopt(_ options: TaskOptions, of record: TaskRecord) async throws
     /// `adopt(_:of:)` gives a requeued download this run's trust, login, proxy and cookie settings.
@@ -398,7 +402,7 @@ struct GetPlan {
                                          minSplitSize: (try? options.parsedSegmentation())?.minSplitSize),
                     connection: request.connection
                 )
-                entry = try await store.insert(spec)
+                entry = try await store.insert(NewTask(spec: spec))
             }
             if let changed {
                 used.insert(changed.id)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FerryKit
 import FerryQueue
+import FerryRPC
 import Foundation
 
 /// `ListCommand` is `ferry list`: the saved queue in queue order, secrets masked.
@@ -102,6 +103,7 @@ struct ListCommand: AsyncParsableCommand {
         line.add("speed", progress.speed.map { Int64($0) })
         line.add("eta", progress.secondsLeft.map { Int64($0.rounded(.up)) })
         line.add("connections", progress.connections.map(Int64.init))
+        if let sources = progress.sources { line.add("sources", lines: sources.map(sourceLine)) }
         let total = progress.total ?? record.resume.totalLength
         line.add("num_pieces", total.map(PieceMap.pieces))
         line.add("piece_length", total.map { _ in PieceMap.pieceLength })
@@ -117,6 +119,20 @@ struct ListCommand: AsyncParsableCommand {
         }
         if waitingForNetwork { line.add("waiting", "network") }
         return line.line
+    }
+
+    /// `sourceLine(_:)` is one source of a download from several at once (a daemon's
+    /// `ferry-sources` entry): url, state, connections, bytes, speed, bad_pieces, reason.
+    static func sourceLine(_ fields: [String: JSONValue]) -> JSONLine {
+        var line = JSONLine()
+        line.add("url", fields["uri"]?.stringValue)
+        line.add("state", fields["ferry-state"]?.stringValue)
+        line.add("connections", fields["ferry-connections"]?.integerValue)
+        line.add("bytes", fields["ferry-bytes"]?.integerValue)
+        line.add("speed", fields["downloadSpeed"]?.integerValue)
+        line.add("bad_pieces", fields["ferry-bad-pieces"]?.integerValue)
+        if let reason = fields["ferry-reason"]?.stringValue { line.add("reason", reason) }
+        return line
     }
 
     /// `textFields(_:_:)` are one task's fields for people: id, state, %, size, speed, ETA,

@@ -64,9 +64,9 @@ final class DownloadJournal: Sendable {
         return Entry(requeued: record)
     }
 
-    /// A new queued task for `spec`.
-    func insert(_ spec: TaskSpec) throws(QueueError) -> Entry {
-        Entry(id: try journal.insert(NewTask(spec: spec)), resumesAt: 0)
+    /// A new queued task.
+    func insert(_ task: NewTask) throws(QueueError) -> Entry {
+        Entry(id: try journal.insert(task), resumesAt: 0)
     }
 
     /// Ends the run's engine: the network watch, the journal, the engine lock.
@@ -77,8 +77,13 @@ final class DownloadJournal: Sendable {
     /// `matches(_:url:directory:name:)` is true when `record` is a download of `url` into
     /// `directory` under the requested name `name` (`nil`: named after the URL).
     static func matches(_ record: TaskRecord, url: URL, directory: URL, name: String?) -> Bool {
-        record.spec.urls.count == 1 && record.spec.urls.first?.string == url.absoluteString
-            && record.spec.destinationDirectory == directory.path && record.spec.requestedName == name
+        matches(record, urls: [url.absoluteString], directory: directory, name: name)
+    }
+
+    /// `matches(_:urls:directory:name:)` is true when `record` is a download of one file from
+    /// `urls` (all of them, in order: a Metalink's sources) into `directory` under `name`.
+    static func matches(_ record: TaskRecord, urls: [String], directory: URL, name: String?) -> Bool {
+        record.spec.urls.map(\.string) == urls && record.spec.destinationDirectory == directory.path && record.spec.requestedName == name
     }
 }
 

@@ -46,6 +46,12 @@ struct JSONLine {
         text += "]"
     }
 
+    /// `add(_:lines:)` adds an array of objects, each a finished `JSONLine`.
+    mutating func add(_ key: String, lines: [JSONLine]) {
+        key_(key)
+        text += "[" + lines.map(\.line).joined(separator: ",") + "]"
+    }
+
     /// `line` is the finished object, without a newline.
     var line: String { text + "}" }
 

@@ -16,6 +16,9 @@ struct ListedProgress {
     /// `connections` is how many connections the task uses now: live from a daemon; `nil`
     /// when unknown (not running in a daemon).
     var connections: Int?
+    /// `sources` are the sources of a download a daemon fetches from several at once, as
+    /// `ferry-sources` reports them (each an object of strings); `nil` otherwise.
+    var sources: [[String: JSONValue]]?
     /// `sentOnly` is true for an upload the server rejected: `completed` is what was sent,
     /// and the whole size is not known.
     var sentOnly = false
@@ -75,7 +78,7 @@ struct ListedProgress {
     static func live(from state: StateOptions) async throws -> [TaskID: ListedProgress]? {
         var table: [TaskID: ListedProgress]?
         _ = try await DaemonClient.acting(on: state) { daemon in
-            let keys: JSONValue = ["gid", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed", "connections"]
+            let keys: JSONValue = ["gid", "completedLength", "totalLength", "downloadSpeed", "uploadSpeed", "connections", "ferry-sources"]
             // A daemon that does not answer as expected leaves the list without live figures.
             guard let statuses = try? await ControlClient.call(socketPath: daemon.socketPath, method: "aria2.tellActive",
                                                                params: [keys]).arrayValue else { return }
@@ -88,6 +91,7 @@ struct ListedProgress {
                 // A transfer that has received nothing yet has no rate to show (not 0 B/s).
                 var progress = ListedProgress(completed: completed, total: total, speed: speed > 0 || completed > 0 ? Double(speed) : nil)
                 progress.connections = fields["connections"]?.integerValue.map { Int($0) }
+                progress.sources = fields["ferry-sources"]?.arrayValue?.compactMap(\.objectValue)
                 answered[id] = progress
             }
             table = answered

@@ -290,6 +290,17 @@ final class Reporter: Sendable {
         }
     }
 
+    /// `note(_:job:task:)` prints what a download did about one of its sources (a mirror
+    /// dropped, the next one tried) above the progress block; a `note` event with `--json`.
+    func note(_ text: String, job: Job, task: TaskID) {
+        if style == .json {
+            emit(["event": "note", "job": job.index, "task": task.rawValue, "url": job.label, "message": text])
+        } else {
+            clearLine()
+            Console.status("\(job.name): \(text)\n")
+        }
+    }
+
     /// Removes the progress block before a message is printed.
     func clearLine() {
         guard style == .terminal else { return }

@@ -68,12 +68,21 @@ import Testing
         let download = SegmentedDownload(
             destination: DownloadDestination(directory: mirrors.out.url, fileName: "f.bin"), connections: 6,
             mirrors: Array(mirrors.urls.dropFirst()), perSourceConnections: 2, pieceHashes: try Self.hashes(),
-            piecesVerified: { verified.record($0) })
+            piecesVerified: { verified.record($0) }, sourceNote: { verified.note($0) })
 
-        let outcome = await Self.run(download, url: mirrors.urls[0])
+        let session = SessionManager()
+        defer { session.invalidate() }
+        let task = session.task(kind: .download, request: Request(url: mirrors.urls[0]), delegate: download)
+        task.resume()
+        let outcome = await task.outcome()
 
         let result = try outcome.get()
         #expect(try Data(contentsOf: try #require(result.fileURL)) == Pattern.bytes(count: Self.size, seed: 5))
+        // The task's progress says each source's state (what getServers and ferry list show).
+        #expect(task.progress.sources?.map(\.url) == mirrors.urls, "\(task.progress)")
+        #expect(task.progress.sources?[2].state == "dropped")
+        // The dropped source was said, with what the download did instead.
+        #expect(verified.notes.contains { $0.contains("404") && $0.hasSuffix("going on with the other mirrors") }, "\(verified.notes)")
         let reports = download.sourceReports()
         #expect(reports.count == 3)
         #expect(reports[1].badPieces >= 1 && reports[1].state != "active", "\(reports)")
@@ -118,11 +127,16 @@ import Testing
     }
 }
 
-/// `VerifiedLog` keeps the sets of checked pieces a download reported.
+/// `VerifiedLog` keeps the sets of checked pieces a download reported, and its notes.
 final class VerifiedLog: Sendable {
     private let sets = Mutex<[Set<Int>]>([])
+    private let said = Mutex<[String]>([])
 
     func record(_ pieces: Set<Int>) { sets.withLock { $0.append(pieces) } }
+
+    func note(_ text: String) { said.withLock { $0.append(text) } }
+
+    var notes: [String] { said.withLock { $0 } }
 
     var last: Set<Int> { sets.withLock { $0.last ?? [] } }
 }
