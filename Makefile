@@ -5,7 +5,7 @@
 SWIFT ?= swift
 DEBS := curl libcurl4-openssl-dev libssl-dev libncursesw5-dev libsqlite3-dev zlib1g-dev libxml2 nginx tmux iproute2 tinyproxy microsocks \
 	man-db groff-base python3-cryptography aria2
-BENCH_DEBS := curl wget axel time
+BENCH_DEBS := curl wget wget2 axel time
 # Python packages the tests drive Ferry with (aria2p: a real aria2 JSON-RPC client; aria2c, in
 # DEBS, answers the same calls for the comparison test; tuspyserver on uvicorn: a real tus 1.0
 # server; tuspy, the reference tus client, uploads beside Ferry to it).

@@ -96,6 +96,8 @@ public enum QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         case readFailed(errno: Int32)
         /// `corruptGzip` means the gzip stream is damaged or truncated.
         case corruptGzip(detail: String)
+        /// `invalidMetalink` means a Metalink a batch entry names cannot be read or is refused.
+        case invalidMetalink(path: String, detail: String)
     }
 
     /// `description` is the human message, for example
@@ -207,6 +209,8 @@ extension QueueError.InputReason {
             return "cannot read input: \(systemMessage(code))"
         case .corruptGzip(let detail):
             return "gzip input is damaged: \(detail)"
+        case .invalidMetalink(let path, let detail):
+            return "\(path): \(detail)"
         }
     }
 }

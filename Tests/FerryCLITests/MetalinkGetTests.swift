@@ -1,4 +1,5 @@
 import FerryKit
+import FerryQueue
 import FerryTestSupport
 import Foundation
 import Testing
@@ -105,11 +106,46 @@ import Testing
             Metalink.Source(url: "https://d.example/f", priority: 4, location: nil),
         ]
         let file = Metalink.File(name: "f", size: nil, hashes: [], pieces: nil, sources: sources)
-        let choice = MetalinkChoice(locations: "DE, fr", preferredProtocol: nil)
-        let byLocation = file.sources(preferring: choice.locations, protocol: choice.preferredProtocol)
+        let byLocation = file.sources(preferring: MetalinkTasks.locations("DE, fr"), protocol: MetalinkTasks.preferredProtocol(nil))
         #expect(byLocation.map(\.url) == ["https://b.example/f", "http://c.example/f", "http://a.example/f", "https://d.example/f"])
-        let https = MetalinkChoice(locations: nil, preferredProtocol: "https")
-        let byProtocol = file.sources(preferring: https.locations, protocol: https.preferredProtocol)
+        let byProtocol = file.sources(preferring: MetalinkTasks.locations(nil), protocol: MetalinkTasks.preferredProtocol("https"))
         #expect(byProtocol.map(\.url) == ["https://b.example/f", "https://d.example/f", "http://a.example/f", "http://c.example/f"])
+    }
+
+    @Test func aMetalinkInAnInputListIsItsFilesWithTheEntrysOptions() throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let metalink = try fixture.metalink(["/missing/disk.img", "/good/disk.img"])
+        let list = fixture.work.file("list.txt")
+        try Data("\(metalink.path)\n  dir=\(fixture.work.file("elsewhere").path)\n\(fixture.nginx.url("/good/disk.img").absoluteString)\n".utf8).write(to: list)
+
+        let result = try fixture.get(["-i", list.path])
+
+        #expect(result.exitStatus == 0, "\(result.stderr)")
+        #expect(try SHA256Hex.of(file: fixture.work.file("elsewhere/images/disk.img")) == fixture.digest)
+        #expect(try SHA256Hex.of(file: fixture.work.file("out/disk.img")) == fixture.digest)
+    }
+
+    @Test func aURLServingAMetalinkIsFollowedUnlessFollowMetalinkIsFalse() throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let metalink = try fixture.metalink(["/good/disk.img"])
+        try FileManager.default.createDirectory(at: fixture.www.file("lists"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: metalink, to: fixture.www.file("lists/disk.meta4"))
+        try Data("not a metalink".utf8).write(to: fixture.www.file("lists/plain.meta4"))
+        let url = fixture.nginx.url("/lists/disk.meta4").absoluteString
+
+        // What a URL ending in .meta4 serves that is no Metalink is saved as any file.
+        let followed = try fixture.get([url, fixture.nginx.url("/lists/plain.meta4").absoluteString])
+        #expect(followed.exitStatus == 0, "\(followed.stderr)")
+        #expect(followed.stderr.contains("following the Metalink"), "\(followed.stderr)")
+        #expect(try SHA256Hex.of(file: fixture.work.file("out/images/disk.img")) == fixture.digest)
+        #expect(try Data(contentsOf: fixture.work.file("out/plain.meta4")) == Data("not a metalink".utf8))
+
+        // The document itself when asked.
+        let saved = try fixture.get(["--follow-metalink=false", url])
+        #expect(saved.exitStatus == 0, "\(saved.stderr)")
+        #expect(try Data(contentsOf: fixture.work.file("out/disk.meta4")) == (try Data(contentsOf: metalink)))
+        #expect(try fixture.get(["--follow-metalink=maybe", url]).exitStatus == 2)
     }
 }

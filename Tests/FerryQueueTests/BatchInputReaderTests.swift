@@ -372,4 +372,40 @@ import Testing
         #expect(try journal.countsByState()[.queued] == 2500)
         #expect(try journal.tasks(limit: 1, offset: 2499).first?.spec.urls.first?.string == "https://a.example/2499")
     }
+
+    @Test func aLocalMetalinkLineIsItsFilesAndOneThatCannotBeReadIsItsLinesError() throws {
+        // Given a list naming a Metalink of two files (one in a folder, with piece hashes),
+        // one that does not exist, one with a hostile name, and a URL
+        let temp = try TemporaryDirectory()
+        let pieces = "<pieces length=\"1048576\" type=\"sha-256\"><hash>\(sha)</hash></pieces>"
+        let good = try temp.write("""
+            <?xml version="1.0"?><metalink xmlns="urn:ietf:params:xml:ns:metalink">
+            <file name="isos/a.iso"><size>1000</size><hash type="sha-256">\(sha)</hash>\(pieces)
+            <url priority="2">https://m2.example/a.iso</url><url priority="1" location="de">https://m1.example/a.iso</url></file>
+            <file name="b.bin"><url>https://m1.example/b.bin</url></file></metalink>
+            """, to: "two.meta4")
+        let hostile = try temp.write("""
+            <?xml version="1.0"?><metalink xmlns="urn:ietf:params:xml:ns:metalink">
+            <file name="../evil"><url>https://m1.example/evil</url></file></metalink>
+            """, to: "evil.metalink")
+        let path = try temp.write("\(good)\n  dir=/srv/d\n  max-download-limit=1M\n\(temp.path)/none.meta4\n\(hostile)\nhttps://a.example/f\n", to: "input.txt")
+
+        // When it is read
+        let items = try readAll(path)
+
+        // Then the Metalink's files are entries of its line with its options, sources best first
+        let found = entries(items)
+        #expect(found.map(\.line) == [1, 1, 6])
+        let iso = try #require(found.first?.task)
+        #expect(iso.spec.urls.map(\.string) == ["https://m1.example/a.iso", "https://m2.example/a.iso"])
+        #expect(iso.spec.destinationDirectory == "/srv/d/isos" && iso.spec.requestedName == "a.iso")
+        #expect(iso.spec.checksum?.hex == sha && iso.pieceHashes?.hashes == [sha])
+        #expect(iso.spec.options.maxDownloadLimit == 1 << 20)
+        #expect(found[1].task.spec.destinationDirectory == "/srv/d" && found[1].task.pieceHashes == nil)
+        // and the two that cannot be used are errors of their lines, naming them.
+        let refused = errors(items)
+        #expect(refused.map(\.line) == [4, 5])
+        #expect(refused.first?.reason.message.contains("none.meta4") == true)
+        #expect(refused.last?.reason.message.contains("evil.metalink") == true)
+    }
 }

@@ -24,6 +24,11 @@ public struct DownloadPolicy: Sendable, Hashable {
     /// adopted; the download then uses the next free `.part` name. `nil` (the `.part` at the
     /// name is taken as this download's) by default.
     public var owner: CommitMark?
+    /// Whether the first response is read for Metalink/HTTP (RFC 6249): its digest
+    /// (`Repr-Digest`, `Digest`) checks the file when nothing else does, and a download from
+    /// several connections spreads them over its `Link: rel=duplicate` mirrors; the delegate
+    /// hands what it named to its `sourcesFound`. `false` by default.
+    public var readsMetalinkHTTP = false
 
     public init(checkpointInterval: Double? = defaultCheckpointInterval, keepsPartialFile: Bool = true, expectedChecksum: ExpectedChecksum? = nil, usesContentDisposition: Bool = false) {
         self.checkpointInterval = checkpointInterval

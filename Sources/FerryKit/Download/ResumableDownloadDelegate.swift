@@ -29,6 +29,11 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     /// What this attempt resumes from; `nil` starts from zero.
     public let resumeFrom: ResumeData?
     private let checkpoint: @Sendable (ResumeData) -> Void
+    private let sourcesFound: @Sendable (MetalinkHTTP) -> Void
+    /// The whole-file hash checked before the name: the policy's, else the first response's
+    /// digest (`policy.readsMetalinkHTTP`).
+    private var expected: ExpectedChecksum?
+    private var readMetalinkHTTP = false
     private let clock: any MonotonicClock
     private let restart = Atomic<Bool>(false)
 
@@ -55,13 +60,18 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
     private var synchronizationError: FerryError?
 
     /// Makes a delegate for one attempt. `checkpoint` receives each durable ``ResumeData``
-    /// (on the engine thread, after the data was synchronized).
-    public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil, clock: any MonotonicClock = SystemClock(), checkpoint: @escaping @Sendable (ResumeData) -> Void = { _ in }) {
+    /// (on the engine thread, after the data was synchronized); `sourcesFound` the mirrors and
+    /// digest the first response named (`policy.readsMetalinkHTTP`), on the engine thread.
+    public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil,
+                clock: any MonotonicClock = SystemClock(), checkpoint: @escaping @Sendable (ResumeData) -> Void = { _ in },
+                sourcesFound: @escaping @Sendable (MetalinkHTTP) -> Void = { _ in }) {
         self.destination = destination
         self.policy = policy
         self.resumeFrom = resumeFrom
         self.clock = clock
         self.checkpoint = checkpoint
+        self.sourcesFound = sourcesFound
+        expected = policy.expectedChecksum
     }
 
     /// Whether this attempt found that the `.part` cannot be resumed (a 416 for another length)
@@ -101,6 +111,15 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
 
     public func task(_ task: TransferTask, didReceive response: HTTPResponse) throws(FerryError) {
         reserve = task.unnamedFiles
+        if policy.readsMetalinkHTTP, !readMetalinkHTTP, response.isSuccess {
+            // One file from one connection: a digest checks it, the mirrors are handed on.
+            readMetalinkHTTP = true
+            let found = MetalinkHTTP(response: response)
+            if !found.isEmpty {
+                if expected == nil { expected = found.checksum }
+                sourcesFound(found)
+            }
+        }
         // An encoded body (asked for with acceptsCompression) is saved decoded: its
         // Content-Length counts the encoded bytes, so the file's length is not known ahead.
         let contentLength = response.isSuccess && !Self.isEncoded(response) ? try Self.contentLength(of: response) : nil
@@ -160,7 +179,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             if let total = current?.totalLength, file.length != total {
                 throw file.length < total ? .integrity(.truncated(expected: total, received: file.length)) : .integrity(.lengthMismatch(expected: total, actual: file.length))
             }
-            if let expected = policy.expectedChecksum, let hasher {
+            if let expected, let hasher {
                 let actual = hasher.finalizeHex()
                 if actual != expected.hex {
                     file.discard()
@@ -209,7 +228,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             current = accepted
             durableLength = offset
             lastCheckpoint = clock.now()
-            if let expected = policy.expectedChecksum, let file {
+            if let expected, let file {
                 var prefixHasher = ChecksumHasher(algorithm: expected.algorithm)
                 try file.readPrefix(offset) { prefixHasher.update($0) }
                 hasher = prefixHasher
@@ -220,7 +239,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
                 var complete = resumeFrom
                 complete.totalLength = total
                 current = complete
-                if let expected = policy.expectedChecksum, let file {
+                if let expected, let file {
                     var prefixHasher = ChecksumHasher(algorithm: expected.algorithm)
                     try file.readPrefix(offset) { prefixHasher.update($0) }
                     hasher = prefixHasher
@@ -274,7 +293,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         file = try makeFile(totalLength: fresh.totalLength)
         current = fresh
         lastCheckpoint = clock.now()
-        hasher = policy.expectedChecksum.map { ChecksumHasher(algorithm: $0.algorithm) }
+        hasher = expected.map { ChecksumHasher(algorithm: $0.algorithm) }
     }
 
     /// `makeFile(totalLength:)` creates the file a fresh start writes to: an unnamed one when

@@ -131,6 +131,7 @@ extension SegmentedDownload {
             if let source = state.connections[number]?.source, source < state.sources.count { state.sources[source].ifRange = fresh.ifRange }
             state.response = response
             state.connections[number]?.accepted = true
+            discoverSources(in: response, &state, actions: &actions)
             let ranges = response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true
             if let total, total > 0, ranges, fresh.ifRange != nil, connectionLimit > 1, total >= 2 * minSplitSize {
                 // The first request reads on to the end of the file: it is replaced by one that asks
@@ -165,7 +166,10 @@ extension SegmentedDownload {
                 throw .integrity(.resumeRejected("asked for bytes \(range.first)-\(range.last) of \(total), the server sent \"\(header.printable)\""))
             }
             state.connections[number]?.accepted = true
-            if state.response == nil { state.response = response }
+            if state.response == nil {
+                state.response = response
+                discoverSources(in: response, &state, actions: &actions)
+            }
         case 200..<300:
             if let changed = ResumableDownloadDelegate.changedValidator(of: response, comparedWith: current) {
                 try startOver(&state, because: changed, actions: &actions)

@@ -181,6 +181,29 @@ extension SegmentedDownload {
         return usableSources(state) > 0
     }
 
+    /// `discoverSources(in:_:actions:)` reads the first accepted response of the first source
+    /// for Metalink/HTTP (`policy.readsMetalinkHTTP`): its digest checks the file when nothing
+    /// else does, and its `rel=duplicate` mirrors become sources of a download given none,
+    /// when a hash can tell whether they serve the same bytes (the connections are spread:
+    /// each source at most `ceil(connections / sources)`, at least 2). What it named is handed
+    /// to `sourcesFound`.
+    func discoverSources(in response: HTTPResponse, _ state: inout State, actions: inout Actions) {
+        guard policy.readsMetalinkHTTP, !state.readMetalinkHTTP else { return }
+        state.readMetalinkHTTP = true
+        let found = MetalinkHTTP(response: response)
+        guard !found.isEmpty else { return }
+        actions.found = found
+        if state.expected == nil { state.expected = found.checksum }
+        guard mirrors.isEmpty, state.expected != nil || pieceHashes != nil else { return }
+        let known = Set(state.sources.map(\.url.absoluteString))
+        let added = found.mirrors.filter { !known.contains($0.absoluteString) }
+        guard !added.isEmpty else { return }
+        let count = state.sources.count + added.count
+        let cap = max(2, (connectionLimit + count - 1) / count)
+        for index in state.sources.indices { state.sources[index].cap = min(state.sources[index].cap, cap) }
+        state.sources += added.map { SourceState(url: $0, cap: cap) }
+    }
+
     // MARK: - Pieces
 
     /// `verifyPieces(touching:_:actions:)` checks every piece with a byte in `written` that is

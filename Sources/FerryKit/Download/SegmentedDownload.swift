@@ -50,6 +50,8 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     let piecesVerified: @Sendable (Set<Int>) -> Void
     /// `sourceNote` hears, in words, a source dropped and what the download does instead.
     let sourceNote: @Sendable (String) -> Void
+    /// `sourcesFound` hears the mirrors and digest a response named (`readsMetalinkHTTP`).
+    let sourcesFound: @Sendable (MetalinkHTTP) -> Void
     let state: LockedState<State>
 
     /// Makes a download using up to `connections` connections, resuming `ranges` (recorded
@@ -63,15 +65,20 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
     /// fetched again, from another source where there is one, and its source demoted (dropped
     /// after ``maximumBadPieces``). `piecesVerified` receives the checked pieces after each
     /// checkpoint, once their bytes are on disk; `sourceNote` hears each source dropped, in words.
+    /// With `policy.readsMetalinkHTTP`, the first response's `Link: rel=duplicate` mirrors
+    /// become sources when a hash can check them (its digest, the policy's, piece hashes), and
+    /// `sourcesFound` hears what it named.
     public init(destination: DownloadDestination, policy: DownloadPolicy = DownloadPolicy(), resumeFrom: ResumeData? = nil,
                 ranges: [SegmentRange] = [], connections: Int, minSplitSize: Int64 = defaultMinSplitSize,
                 mirrors: [URL] = [], perSourceConnections: Int? = nil, pieceHashes: PieceHashes? = nil, verifiedPieces: Set<Int> = [],
                 clock: any MonotonicClock = SystemClock(),
                 checkpoint: @escaping @Sendable (ResumeData, [SegmentRange]) -> Void = { _, _ in },
                 piecesVerified: @escaping @Sendable (Set<Int>) -> Void = { _ in },
-                sourceNote: @escaping @Sendable (String) -> Void = { _ in }) {
+                sourceNote: @escaping @Sendable (String) -> Void = { _ in },
+                sourcesFound: @escaping @Sendable (MetalinkHTTP) -> Void = { _ in }) {
         self.mirrors = mirrors
         self.sourceNote = sourceNote
+        self.sourcesFound = sourcesFound
         self.pieceHashes = pieceHashes
         verifiedAtStart = verifiedPieces
         self.piecesVerified = piecesVerified
@@ -141,6 +148,10 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         /// The best speed an ended connection had, bytes per second.
         var fastest: Double = 0
         var errorBody = Data()
+        /// The whole-file hash checked before the name: the policy's, else a response's digest.
+        var expected: ExpectedChecksum?
+        /// Whether a response was read for Metalink/HTTP already.
+        var readMetalinkHTTP = false
 
         init(maxConnections: Int) {
             self.maxConnections = maxConnections
@@ -156,6 +167,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var progress: TransferProgress?
         var end: Result<Void, FerryError>?
         var notes: [String] = []
+        var found: MetalinkHTTP?
     }
 
     // MARK: - TaskDelegate (the task itself never reaches the engine)
@@ -176,6 +188,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         var actions = Actions()
         state.withLock { state in
             state.face = task
+            state.expected = policy.expectedChecksum
             // The request's URL is the first source; a mirror that is the same URL is not another.
             let others = mirrors.filter { $0.absoluteString != task.request.url.absoluteString }
             state.sources = ([task.request.url] + others).map { SourceState(url: $0, cap: perSourceConnections) }
@@ -425,6 +438,7 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         for task in actions.cancel { task.cancel() }
         for task in actions.resume { task.resume() }
         for note in actions.notes { sourceNote(note) }
+        if let found = actions.found { sourcesFound(found) }
         let face = state.withLock { $0.face }
         if let progress = actions.progress { face?.publish(progress: progress) }
         if let end = actions.end, let face {
@@ -459,38 +473,5 @@ public final class SegmentedDownload: TaskDelegate, TransferDriver, Sendable {
         }
         face.transportDidEnd()
         face.finish(outcome)
-    }
-
-    func commit(_ state: inout State) throws(FerryError) -> TransferResult {
-        guard let file = state.file, let response = state.response else {
-            throw .file(.io(path: state.partialFilePath ?? destination.fileName, errno: EBADF, operation: "write"))
-        }
-        let length = state.singleOffset ?? state.plan?.total ?? file.length
-        if let total = state.current?.totalLength, length != total || file.length != total {
-            throw file.length < total ? .integrity(.truncated(expected: total, received: file.length)) : .integrity(.lengthMismatch(expected: total, actual: file.length))
-        }
-        if let expected = policy.expectedChecksum {
-            var hasher = ChecksumHasher(algorithm: expected.algorithm)
-            try file.readPrefix(length) { hasher.update($0) }
-            let actual = hasher.finalizeHex()
-            if actual != expected.hex {
-                file.discard()
-                state.file = nil
-                checkpoint(ResumeData(), [])
-                throw .integrity(.checksumMismatch(algorithm: expected.algorithm.rawValue, expected: expected.hex, actual: actual))
-            }
-        }
-        try file.synchronize()
-        let keepsPartialName = policy.keepsPartialNameAfterCommit && !file.isUnnamed
-        var final = destination
-        if policy.usesContentDisposition, let name = response.headers["Content-Disposition"].flatMap(ContentDisposition.init(parsing:))?.safeFileName {
-            final.fileName = name
-        }
-        let url = try file.commit(to: final, keepingPartialName: keepsPartialName)
-        state.file = nil
-        var result = TransferResult(response: response, fileURL: url, bytesReceived: length)
-        result.partialNameKept = keepsPartialName
-        if keepsPartialName { result.partialFilePath = state.partialFilePath }
-        return result
     }
 }

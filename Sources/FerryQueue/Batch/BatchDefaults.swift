@@ -30,6 +30,11 @@ public struct BatchDefaults: Sendable, Hashable {
     /// `connection` are the trust, login, proxy and cookie settings of every entry; an entry's
     /// own option replaces the default of the same name. Empty by default.
     public var connection = ConnectionSettings()
+    /// `metalinkLocations` (country codes, lowercased) and `metalinkProtocol` (`http`,
+    /// `https`) order the sources of a Metalink an entry names (aria2's `--metalink-location`,
+    /// `--metalink-preferred-protocol`); none by default.
+    public var metalinkLocations: [String] = []
+    public var metalinkProtocol: String?
 
     /// `init(...)` makes defaults; every option is unset unless given.
     public init(

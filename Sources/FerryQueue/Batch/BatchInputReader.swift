@@ -167,6 +167,13 @@ public final class BatchInputReader {
     }
 
     private func startEntry(_ number: Int, _ text: String) {
+        let trimmed = text.trimmingBlanks()
+        if Self.isMetalinkPath(trimmed) {
+            // A local Metalink: its files are the entries, with this entry's options.
+            skippingOptions = false
+            pending = PendingEntry(line: number, urls: [], metalink: trimmed)
+            return
+        }
         var urls: [TransferURL] = []
         // Split on the UTF-8 bytes: a TAB is one byte, and a split by `Character` walked the
         // grapheme clusters of every line (a tenth of the instructions of `ferry add -i`).
@@ -223,7 +230,38 @@ public final class BatchInputReader {
     private func finishPending() {
         guard let entry = pending else { return }
         pending = nil
-        ready.append(.entry(entry.merged(with: defaults)))
+        guard let path = entry.metalink else {
+            ready.append(.entry(entry.merged(with: defaults)))
+            return
+        }
+        do throws(QueueError) {
+            for task in try Self.metalinkTasks(path, template: entry.merged(with: defaults).task, defaults: defaults) {
+                ready.append(.entry(BatchEntry(line: entry.line, task: task)))
+            }
+        } catch {
+            ready.append(.error(BatchLineError(line: entry.line, reason: error.inputReason, entryLine: nil)))
+        }
+    }
+
+    /// `isMetalinkPath(_:)` is whether a URI line names a local Metalink (`FILE.meta4`,
+    /// `FILE.metalink`) rather than URLs, as aria2 reads one.
+    public static func isMetalinkPath(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return !lower.contains("://") && !lower.contains("\t") && (lower.hasSuffix(".meta4") || lower.hasSuffix(".metalink"))
+    }
+
+    /// `metalinkTasks(_:template:defaults:)` are the downloads of the files of the Metalink at
+    /// `path` (`MetalinkTasks`), the sources ordered by the defaults' locations and protocol.
+    static func metalinkTasks(_ path: String, template: NewTask, defaults: BatchDefaults) throws(QueueError) -> [NewTask] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .input(.invalidMetalink(path: path, detail: "cannot be read"))
+        }
+        do throws(FerryError) {
+            return try MetalinkTasks.tasks(from: Metalink.parse(data), template: template, locations: defaults.metalinkLocations,
+                                           preferredProtocol: defaults.metalinkProtocol)
+        } catch {
+            throw .input(.invalidMetalink(path: path, detail: error.description))
+        }
     }
 }
 
@@ -231,11 +269,14 @@ public final class BatchInputReader {
 private struct PendingEntry {
     let line: Int
     let urls: [TransferURL]
+    /// The path of the local Metalink the entry names instead of URLs.
+    let metalink: String?
     var draft = TaskDraft()
 
-    init(line: Int, urls: [TransferURL]) {
+    init(line: Int, urls: [TransferURL], metalink: String? = nil) {
         self.line = line
         self.urls = urls
+        self.metalink = metalink
     }
 
     /// `apply(key:value:)` applies one option (`TaskOptionTable`); returns why it is ignored

@@ -24,3 +24,32 @@ extension Journal {
         }
     }
 }
+
+extension Journal {
+    /// `addSources(_:found:)` keeps what a response of task `id` said of its file
+    /// (Metalink/HTTP): the mirrors it does not have yet, after its own URLs (its next attempt
+    /// fetches from all of them when a hash can check them), and the digest, when it has no
+    /// checksum. Nothing for a task that is not a download.
+    public func addSources(_ id: TaskID, found: MetalinkHTTP) throws(QueueError) {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT kind, checksum_hex FROM task WHERE id = ?", arguments: [id.rawValue]),
+                  (row["kind"] as String?) == "download" else { return }
+            let known = try String.fetchAll(db, sql: "SELECT url FROM task_url WHERE task_id = ? ORDER BY ordinal", arguments: [id.rawValue])
+            var seen = Set(known)
+            var ordinal = known.count
+            var changed = false
+            for mirror in found.mirrors {
+                guard let url = try? TransferURL(validating: mirror.absoluteString), seen.insert(url.string).inserted else { continue }
+                try db.execute(sql: "INSERT INTO task_url (task_id, ordinal, url) VALUES (?, ?, ?)", arguments: [id.rawValue, ordinal, url.string])
+                ordinal += 1
+                changed = true
+            }
+            if let checksum = found.checksum, (row["checksum_hex"] as String?) == nil {
+                try db.execute(sql: "UPDATE task SET checksum_algorithm = ?, checksum_hex = ? WHERE id = ?",
+                               arguments: [checksum.algorithm.rawValue, checksum.hex, id.rawValue])
+                changed = true
+            }
+            if changed { try JournalMeta.bumpRevision(db) }
+        }
+    }
+}

@@ -43,6 +43,9 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
     public var cookieJar: String?
     /// `compressed` asks for a compressed body, saved decoded (never with a range).
     public var compressed = false
+    /// `ignoresMetalinkHTTP` leaves a response's Metalink/HTTP mirrors and digest unused
+    /// (`--no-metalink-http`); `false` by default.
+    public var ignoresMetalinkHTTP = false
     /// `connectTimeout` is the seconds allowed to connect (curl's `--connect-timeout`),
     /// `maximumTime` those the whole transfer may take (curl's `--max-time`); `nil`: the
     /// engine's (no total limit).
@@ -132,6 +135,7 @@ public struct ConnectionSettings: Sendable, Hashable, CustomStringConvertible {
         if !cookieFiles.isEmpty { options.append(("load-cookies", cookieFiles)) }
         add("save-cookies", cookieJar)
         add("http-accept-gzip", compressed ? "true" : nil)
+        add("metalink-http", ignoresMetalinkHTTP ? "false" : nil)
         add("connect-timeout", connectTimeout.map(TaskOptionTable.secondsText))
         add("max-time", maximumTime.map(TaskOptionTable.secondsText))
         return options
@@ -154,7 +158,7 @@ extension ConnectionSettings: Codable {
         case insecure, caFile = "ca", caDirectory = "capath", pinnedKeys = "pins", pinnedCertificates = "certpins",
              clientCertificate = "cert", clientKey = "key", user, password, authScheme = "auth", usesNetrc = "netrc",
              netrcFile = "netrcFile", proxy, noProxy, cookieFiles = "cookies", cookieJar = "jar", compressed,
-             connectTimeout, maximumTime = "maxTime"
+             connectTimeout, maximumTime = "maxTime", ignoresMetalinkHTTP = "noMetalinkHTTP"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -176,6 +180,7 @@ extension ConnectionSettings: Codable {
         cookieFiles = try c.decodeIfPresent([String].self, forKey: .cookieFiles) ?? []
         cookieJar = try c.decodeIfPresent(String.self, forKey: .cookieJar)
         compressed = try c.decodeIfPresent(Bool.self, forKey: .compressed) ?? false
+        ignoresMetalinkHTTP = try c.decodeIfPresent(Bool.self, forKey: .ignoresMetalinkHTTP) ?? false
         connectTimeout = try c.decodeIfPresent(Double.self, forKey: .connectTimeout)
         maximumTime = try c.decodeIfPresent(Double.self, forKey: .maximumTime)
     }
@@ -200,6 +205,7 @@ extension ConnectionSettings: Codable {
         if !cookieFiles.isEmpty { try c.encode(cookieFiles, forKey: .cookieFiles) }
         try c.encodeIfPresent(cookieJar, forKey: .cookieJar)
         if compressed { try c.encode(true, forKey: .compressed) }
+        if ignoresMetalinkHTTP { try c.encode(true, forKey: .ignoresMetalinkHTTP) }
         try c.encodeIfPresent(connectTimeout, forKey: .connectTimeout)
         try c.encodeIfPresent(maximumTime, forKey: .maximumTime)
     }

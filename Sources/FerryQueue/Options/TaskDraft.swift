@@ -56,6 +56,7 @@ public struct TaskDraft: Sendable {
         take("load-cookies") { $0.cookieFiles = own.cookieFiles }
         take("save-cookies") { $0.cookieJar = own.cookieJar }
         take("http-accept-gzip") { $0.compressed = own.compressed }
+        take("metalink-http") { $0.ignoresMetalinkHTTP = own.ignoresMetalinkHTTP }
         take("connect-timeout") { $0.connectTimeout = own.connectTimeout }
         take("max-time") { $0.maximumTime = own.maximumTime }
         return merged

@@ -200,6 +200,11 @@ public enum TaskOptionTable {
             draft.connection.compressed = try flag("http-accept-gzip", value)
             return draft.given("http-accept-gzip")
         },
+        Option(name: "metalink-http", summary: "false: leave a response's Metalink/HTTP mirrors and digest unused (Ferry's own)",
+               changeable: true) { value, draft throws(QueueError) in
+            draft.connection.ignoresMetalinkHTTP = try !flag("metalink-http", value)
+            return draft.given("metalink-http")
+        },
         Option(name: "connect-timeout", summary: "seconds allowed to connect (curl's --connect-timeout)", changeable: true) { value, draft throws(QueueError) in
             draft.connection.connectTimeout = try seconds("connect-timeout", value)
             return draft.given("connect-timeout")

@@ -69,6 +69,8 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         policy.keepsPartialNameAfterCommit = true
         // Every .part of the task carries its mark: another's .part is never used or removed.
         policy.owner = commitMark(for: record.id)
+        // A response's mirrors and digest are kept with the task (Metalink/HTTP).
+        policy.readsMetalinkHTTP = !record.spec.connection.ignoresMetalinkHTTP
         // A task that never ran has no .part to reuse or remove: a small one can do without.
         if usesUnnamedFiles, record.startedAt == nil {
             policy.commitMark = commitMark(for: record.id)
@@ -78,11 +80,12 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         if let segmented = segmentedDelegate(for: record, destination: destination, policy: policy) {
             return segmented
         }
-        return ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: record.resume.resumeData) { data in
+        return ResumableDownloadDelegate(destination: destination, policy: policy, resumeFrom: record.resume.resumeData,
+                                         checkpoint: { data in
             // Best effort: a journal that cannot be written must not stop the bytes; the next
             // checkpoint or the outcome tries again.
             try? journal.recordCheckpoint(id, ResumeRecord(data))
-        }
+        }, sourcesFound: keeping(id))
     }
 
     /// `segmentedDelegate(for:destination:policy:)` is a `SegmentedDownload` for a task
@@ -91,7 +94,7 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     func segmentedDelegate(for record: TaskRecord, destination: DownloadDestination, policy: DownloadPolicy) -> (any TaskDelegate)? {
         var connections = record.spec.options.connections ?? defaultConnections
         let sources = Sources(record, journal: journal)
-        if sources.used { connections = record.spec.options.connections ?? min(SegmentedDownload.maximumConnections, 2 * record.spec.urls.count) }
+        if sources.used { connections = record.spec.options.connections ?? Self.sourceConnections(urls: record.spec.urls.count) }
         let resume = record.resume.resumeData
         // Only a task that has bytes on disk can have ranges recorded: no read for the others.
         var ranges: [Segment] = []
@@ -108,6 +111,18 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
         guard connections > 1 || !ranges.isEmpty else { return nil }
         return segmented(record, destination: destination, policy: policy, resume: resume, ranges: ranges, connections: connections,
                          sources: sources)
+    }
+
+    /// `sourceConnections(urls:)` is the connections of a download fetched from `urls` sources
+    /// at once that names none: two per source, at most `SegmentedDownload.maximumConnections`.
+    public static func sourceConnections(urls: Int) -> Int {
+        min(SegmentedDownload.maximumConnections, 2 * urls)
+    }
+
+    /// `usesSources(_:)` is true when a new task is fetched from all its URLs at once: it has
+    /// two or more and piece hashes or a checksum (what `Sources` decides at its start).
+    public static func usesSources(_ task: NewTask) -> Bool {
+        task.spec.urls.count > 1 && task.spec.upload == nil && (task.pieceHashes != nil || task.spec.checksum != nil)
     }
 
     /// `Sources` say whether a download is fetched from all its URLs at once: only when
@@ -158,7 +173,29 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
                 // Best effort: a piece not recorded checked is checked again after a crash.
                 try? journal.recordVerifiedPieces(pieces, for: id)
             },
-            sourceNote: { [sourceNote] text in sourceNote(id, text) })
+            sourceNote: { [sourceNote] text in sourceNote(id, text) },
+            sourcesFound: keeping(id))
+    }
+
+    /// `keeping(_:)` keeps the mirrors and digest a response of task `id` named (best effort:
+    /// a download goes on without them), so its next attempt, after a failure or a restart,
+    /// fetches from all its sources with the digest checked; `sourceNote` hears what they are.
+    func keeping(_ id: TaskID) -> @Sendable (MetalinkHTTP) -> Void {
+        let journal = self.journal
+        let note = sourceNote
+        return { found in
+            try? journal.addSources(id, found: found)
+            note(id, Self.describe(found))
+        }
+    }
+
+    /// `describe(_:)` says what a response named: "the server names 2 mirrors and a sha-256
+    /// digest (Metalink/HTTP)".
+    static func describe(_ found: MetalinkHTTP) -> String {
+        var parts: [String] = []
+        if !found.mirrors.isEmpty { parts.append(found.mirrors.count == 1 ? "1 mirror" : "\(found.mirrors.count) mirrors") }
+        if let checksum = found.checksum { parts.append("a \(checksum.algorithm.rawValue) digest") }
+        return "the server names \(parts.joined(separator: " and ")) (Metalink/HTTP)"
     }
 
     /// `expected(_:)` is FerryKit's form of a task's checksum.

@@ -24,28 +24,16 @@ extension Aria2Methods {
         for (key, values) in engine.options.taskDefaults where given[key] == nil {
             given[key] = values.count == 1 ? .string(values[0]) : .array(values.map { .string($0) })
         }
-        let locations = (given.removeValue(forKey: "metalink-location")?.stringValue ?? "")
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
-        let wanted = given.removeValue(forKey: "metalink-preferred-protocol")?.stringValue?.lowercased()
-        let preferredProtocol = wanted == "none" ? nil : wanted
+        let locations = MetalinkTasks.locations(given.removeValue(forKey: "metalink-location")?.stringValue)
+        let preferredProtocol = MetalinkTasks.preferredProtocol(given.removeValue(forKey: "metalink-preferred-protocol")?.stringValue)
         let options = try AddOptions(given, origin: call.origin)
-        var tasks: [NewTask] = []
-        for file in metalink.files {
-            let urls = file.sources(preferring: locations, protocol: preferredProtocol).compactMap { try? TransferURL(validating: $0.url) }
-            guard !urls.isEmpty else { throw RPCError.failed("\(file.name): no source Ferry can use") }
-            var task = options.task(urls: urls, defaultDirectory: engine.newTaskDirectory)
-            if !file.folders.isEmpty {
-                let base = task.spec.destinationDirectory ?? engine.newTaskDirectory
-                task.spec.destinationDirectory = file.folders.reduce(URL(fileURLWithPath: base, isDirectory: true)) {
-                    $0.appendingPathComponent($1, isDirectory: true)
-                }.path
-            }
-            task.spec.requestedName = file.fileName
-            if let hash = file.strongestHash, task.spec.checksum == nil {
-                task.spec.checksum = try? Checksum(parsing: "\(hash.algorithm)=\(hash.hex)")
-            }
-            task.pieceHashes = file.pieceHashes
-            tasks.append(task)
+        var template = options.task(urls: [], defaultDirectory: engine.newTaskDirectory)
+        template.spec.destinationDirectory = template.spec.destinationDirectory ?? engine.newTaskDirectory
+        let tasks: [NewTask]
+        do throws(FerryError) {
+            tasks = try MetalinkTasks.tasks(from: metalink, template: template, locations: locations, preferredProtocol: preferredProtocol)
+        } catch {
+            throw RPCError.failed(error.description)
         }
         let position = options.paused ? nil : call.optional(2)?.integerValue
         let ids = try engine.journalCall { () throws(QueueError) -> [TaskID] in

@@ -91,6 +91,9 @@ struct AddCommand: AsyncParsableCommand {
     @Flag(name: .customLong("compressed"), help: "Ask for a compressed body (gzip, deflate, br, zstd) and save it decoded; a resume asks for none.")
     var compressed = false
 
+    @Flag(name: .customLong("no-metalink-http"), help: "Leave the mirrors and digest a response names (Metalink/HTTP) unused.")
+    var noMetalinkHTTP = false
+
     @OptionGroup(title: "TLS (kept with each task)") var trust: TrustOptions
 
     @OptionGroup(title: "Logins, cookies and proxies (kept with each task; the password too, in the journal only)") var login: LoginOptions
@@ -111,10 +114,11 @@ struct AddCommand: AsyncParsableCommand {
             Console.error("--retries must be 0 or more")
             throw ExitStatus.usage
         }
-        let connection: ConnectionArguments
+        var connection: ConnectionArguments
         do {
             connection = try ConnectionArguments(trust: trust, login: login, compressed: compressed,
                                                  environment: ProcessInfo.processInfo.environment)
+            connection.settings.ignoresMetalinkHTTP = noMetalinkHTTP
         } catch {
             Console.error(error.description)
             throw ExitStatus.usage

@@ -23,6 +23,8 @@ extension GetCommand {
         defaults.connections = options.connections
         defaults.minSplitSize = (try? options.parsedSegmentation())?.minSplitSize
         defaults.connection = connection
+        defaults.metalinkLocations = MetalinkTasks.locations(options.metalinkLocation)
+        defaults.metalinkProtocol = MetalinkTasks.preferredProtocol(options.metalinkPreferredProtocol)
         var entries = try ListedEntries(path: path, defaults: defaults, commandIsInsecure: connection.insecure)
         let shownPath = entries.shownPath
         var tasks: [NewTask] = []

@@ -35,6 +35,9 @@ struct GetCommand: AsyncParsableCommand {
         var parsed: [URL] = []
         var inputErrors: [FerryError] = []
         let metalinks = options.metalinkFiles + urls.filter(Self.isMetalinkPath)
+        if let follow = options.followMetalink, !["true", "false", "mem"].contains(follow.lowercased()) {
+            inputErrors.append(.input(.invalidOption("--follow-metalink is true, false or mem")))
+        }
         if let wanted = options.metalinkPreferredProtocol, !["http", "https", "none"].contains(wanted.lowercased()) {
             inputErrors.append(.input(.invalidOption("--metalink-preferred-protocol is http, https or none")))
         }
@@ -85,6 +88,7 @@ struct GetCommand: AsyncParsableCommand {
         do throws(FerryError) {
             connection = try ConnectionArguments(trust: options.trust, login: options.login, compressed: options.compressed,
                                                  environment: environment)
+            connection.settings.ignoresMetalinkHTTP = options.noMetalinkHTTP
             if let pairs = connection.cookieHeader {
                 headers["Cookie"] = headers["Cookie"].map { $0 + "; " + pairs } ?? pairs
             }
@@ -142,6 +146,19 @@ struct GetCommand: AsyncParsableCommand {
         if !metalinks.isEmpty {
             request.listed += try metalinkTasks(from: metalinks, directory: directory, headers: headers, rate: rate, connection: connection.settings)
         }
+        if options.followMetalink?.lowercased() != "false" {
+            // A URL that serves a Metalink is followed: its files are the downloads.
+            for url in request.urls where Self.isRemoteMetalink(url) {
+                guard let followed = try await followedMetalinkTasks(url, directory: directory, headers: headers, rate: rate,
+                                                                      connection: connection, trustManager: trustManager) else { continue }
+                if options.output != nil || options.checksum != nil {
+                    Console.error("-o and --checksum name one file: the Metalink \(URLMasking.mask(url)) names its files and their hashes")
+                    throw ExitStatus.usage
+                }
+                request.urls.removeAll { $0 == url }
+                request.listed += followed
+            }
+        }
         let journal: DownloadJournal
         do throws(QueueError) {
             journal = try DownloadJournal.open(stateDirectory: stateDir, environment: environment)
@@ -181,7 +198,11 @@ struct GetCommand: AsyncParsableCommand {
 
         // The same scheduler as the queue's, running only this command's tasks.
         // Every connection counts against both limits: -x N asks for N of them.
-        let connections = options.connections ?? 1
+        // A file from several sources at once opens two connections per source unless -x says.
+        let sourceConnections = request.listed.filter(ResumableDownloadDelegateFactory.usesSources).map {
+            ResumableDownloadDelegateFactory.sourceConnections(urls: $0.spec.urls.count)
+        }.max() ?? 1
+        let connections = options.connections ?? sourceConnections
         var configuration = SchedulerConfiguration(defaultDirectory: directory.path,
                                                    maximumConcurrent: max(options.limits.maxConcurrent, connections),
                                                    maximumPerHost: max(options.limits.maxPerHost, connections),

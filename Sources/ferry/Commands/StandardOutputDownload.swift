@@ -165,16 +165,8 @@ extension GetCommand {
         request.maximumReceiveSpeed = rate
         request.lowSpeedLimit = lowSpeed.limit
         request.lowSpeedTime = lowSpeed.time
-        request.securityPolicy = connection.policy
-        request.login = connection.login
-        request.proxy = connection.proxy
-        request.usesNetrc = connection.netrc.uses
-        request.netrcFile = connection.netrc.file
-        request.cookieFiles = connection.cookieFiles
-        request.cookieJar = connection.cookieJar
+        connection.apply(to: &request)
         request.acceptsCompression = options.compressed
-        request.connectTimeout = connection.settings.connectTimeout
-        request.maximumTime = connection.settings.maximumTime
         let style = Reporter.Style(json: options.json)
         var configuration = SessionConfiguration()
         configuration.trustManager = trustManager

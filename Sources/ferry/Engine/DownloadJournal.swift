@@ -81,9 +81,11 @@ final class DownloadJournal: Sendable {
     }
 
     /// `matches(_:urls:directory:name:)` is true when `record` is a download of one file from
-    /// `urls` (all of them, in order: a Metalink's sources) into `directory` under `name`.
+    /// `urls` (all of them, in order: a Metalink's sources; the mirrors a server named since,
+    /// Metalink/HTTP, come after them) into `directory` under `name`.
     static func matches(_ record: TaskRecord, urls: [String], directory: URL, name: String?) -> Bool {
-        record.spec.urls.map(\.string) == urls && record.spec.destinationDirectory == directory.path && record.spec.requestedName == name
+        record.spec.urls.count >= urls.count && zip(record.spec.urls, urls).allSatisfy { $0.string == $1 }
+            && record.spec.destinationDirectory == directory.path && record.spec.requestedName == name
     }
 }
 

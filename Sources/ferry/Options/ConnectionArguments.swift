@@ -59,6 +59,20 @@ struct ConnectionArguments {
         settings.compressed = compressed
     }
 
+    /// `apply(to:)` gives a request made by this command itself (not a queued task) these
+    /// settings: TLS, login, proxy, netrc, cookies and the time limits.
+    func apply(to request: inout Request) {
+        request.securityPolicy = policy
+        request.login = login
+        request.proxy = proxy
+        request.usesNetrc = netrc.uses
+        request.netrcFile = netrc.file
+        request.cookieFiles = cookieFiles
+        request.cookieJar = cookieJar
+        request.connectTimeout = settings.connectTimeout
+        request.maximumTime = settings.maximumTime
+    }
+
     /// `absolute(_:)` is `policy` with its files named by absolute paths.
     static func absolute(_ policy: SecurityPolicy) -> SecurityPolicy {
         var absolute = policy

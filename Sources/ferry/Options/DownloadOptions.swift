@@ -53,6 +53,9 @@ struct DownloadOptions: ParsableArguments {
     @Flag(name: .customLong("compressed"), help: "Ask for a compressed body (gzip, deflate, br, zstd) and save it decoded, as curl --compressed does; a resume asks for none.")
     var compressed = false
 
+    @Flag(name: .customLong("no-metalink-http"), help: "Leave the mirrors (Link: rel=duplicate) and digest (Digest, Repr-Digest) a response names unused (Metalink/HTTP, RFC 6249).")
+    var noMetalinkHTTP = false
+
     @Flag(name: [.short, .long], help: "Print each request and response head on stderr (\"> \" sent, \"< \" received), secrets masked, as curl -v does.")
     var verbose = false
 
@@ -68,6 +71,9 @@ struct DownloadOptions: ParsableArguments {
 
     @Option(name: .customLong("metalink-preferred-protocol"), help: ArgumentHelp("With a Metalink: try this protocol's sources first (http, https or none).", valueName: "PROTO"))
     var metalinkPreferredProtocol: String?
+
+    @Option(name: .customLong("follow-metalink"), help: ArgumentHelp("A URL ending in .meta4 or .metalink that serves a Metalink: true (the default) or mem downloads its files, false saves the document.", valueName: "true|false|mem"))
+    var followMetalink: String?
 
     @Option(name: .customLong("checksum"), help: ArgumentHelp("Check the file's digest: sha-256=HEX (also sha-1, sha-512, md5). On a mismatch the file does not take its name and the exit status is 3.", valueName: "ALGO=HEX"))
     var checksum: String?
