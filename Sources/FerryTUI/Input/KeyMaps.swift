@@ -78,6 +78,7 @@ public struct KeyMaps: Sendable {
             KeyBinding([.character("+"), .character("=")], .fasterOverall, help: "Raise the download speed all transfers share, one step (the header shows it)"),
             KeyBinding([.character("-")], .slowerOverall, help: "Lower the download speed all transfers share, one step"),
             KeyBinding([.character("l")], .typeTaskLimit, help: "Type the selected download's own speed limit (applies at once, also while it runs)"),
+            KeyBinding([.character("R")], .typeRetarget, help: "Give the selected download a new URL (an expired link): its bytes are kept only if the new one serves the same file"),
             KeyBinding([.character("L")], .typeOverallLimit, help: "Type the download speed all transfers share (2M, 500K, off)"),
             KeyBinding([.character("]")], .moreAtOnce, help: "Allow one more transfer at once (the header shows the limits)"),
             KeyBinding([.character("[")], .fewerAtOnce, help: "Allow one transfer fewer at once (running ones finish)"),

@@ -51,6 +51,8 @@ public enum ListAction: Sendable, Hashable, CaseIterable {
     case typeOverallLimit
     /// `typeTaskLimit`: a prompt for the selected download's own speed limit.
     case typeTaskLimit
+    /// `typeRetarget`: a prompt for the selected download's new URL (an expired link).
+    case typeRetarget
     /// `moreAtOnce` / `fewerAtOnce`: raise or lower the engine's limit of transfers at once.
     case moreAtOnce
     case fewerAtOnce

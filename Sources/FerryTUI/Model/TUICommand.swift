@@ -33,6 +33,9 @@ public enum TUICommand: Sendable, Hashable {
     case setLimits(TransferLimits)
     /// `setTaskLimit`: change one download's own speed limit (`nil`: none), live.
     case setTaskLimit(TaskRow.ID, Int64?)
+    /// `retarget`: give a download new URLs (the first tried first), keeping its bytes only
+    /// where the new source serves the same file (`Journal.retarget`).
+    case retarget(TaskRow.ID, [TransferURL])
     /// `quitAndStop`: the front end quits and the engine stops (its transfers stay queued).
     case quitAndStop
 }

@@ -49,9 +49,32 @@ extension QueueController {
                     report(error)
                 }
             }
+        case .retarget(let id, let urls):
+            retarget(TaskID(id), to: urls)
         case .quit, .quitAndStop:
             break
         }
+    }
+
+    /// `retarget(_:to:)` gives a download new URLs (`Journal.retarget`); a paused or failed
+    /// one (a link that expired waits paused) is queued again. One that is running or finished
+    /// is said to be left as it is.
+    private func retarget(_ id: TaskID, to urls: [TransferURL]) {
+        do {
+            guard try journal.retarget(id, to: urls) else {
+                post([.message(StatusMessage("#\(id.rawValue) cannot take a new URL now (running or finished): pause it first", isError: true))])
+                return
+            }
+            let state = try journal.task(id)?.state
+            if state == .paused || state == .failed {
+                change(id, to: .queued, through: activity?.resume)
+                return
+            }
+            activity?.journalDidChange()
+        } catch {
+            report(error)
+        }
+        answer(reading: true)
     }
 
     private func add(_ command: TUICommand, _ makeTask: () throws(FieldProblem) -> NewTask) {

@@ -9,6 +9,8 @@ public enum TUIMode: Sendable, Hashable {
     case limitPrompt(LineEditor)
     /// `taskLimitPrompt`: the prompt for one task's own download speed is open.
     case taskLimitPrompt(LineEditor, TaskRow.ID)
+    /// `retargetPrompt`: the prompt for a download's new URL is open.
+    case retargetPrompt(LineEditor, TaskRow.ID)
     /// `form`: an add dialog is open.
     case form(FormDialog)
     /// `confirmRemove`: the remove confirmation is open.

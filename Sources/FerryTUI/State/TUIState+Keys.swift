@@ -6,6 +6,7 @@ extension TUIState {
         case .filter(let editor): return handleFilter(key, editor: editor)
         case .limitPrompt(let editor): return handleLimitPrompt(key, editor: editor)
         case .taskLimitPrompt(let editor, let id): return handleLimitPrompt(key, editor: editor, task: id)
+        case .retargetPrompt(let editor, let id): return handleRetargetPrompt(key, editor: editor, task: id)
         case .form(let dialog): return handleForm(key, dialog: dialog)
         case .confirmRemove(let question): return handleConfirm(key, question: question)
         case .confirmPurge(let question): return handlePurge(key, question: question)
@@ -36,6 +37,9 @@ extension TUIState {
         case .taskLimitPrompt(var editor, let id):
             editor.insert(FormDialog.pastedLines(text).joined())
             setMode(.taskLimitPrompt(editor, id))
+        case .retargetPrompt(var editor, let id):
+            editor.insert(FormDialog.pastedLines(text).joined(separator: " "))
+            setMode(.retargetPrompt(editor, id))
         case .form(var dialog):
             dialog.paste(text)
             setMode(.form(dialog))
@@ -97,6 +101,7 @@ extension TUIState {
             // The task's own cap, selected: typing replaces it.
             setMode(.taskLimitPrompt(LineEditor(task.speedLimit.map(TransferLimits.rateText) ?? "", selected: true), task.id))
             return []
+        case .typeRetarget: return openRetargetPrompt()
         case .typeOverallLimit:
             guard let limits = stats.limits else {
                 setMessage(StatusMessage("The engine has not told its limits yet"))
@@ -155,7 +160,7 @@ extension TUIState {
         return [.perform(.move(task.id, direction))]
     }
 
-    private mutating func noTask() -> [TUIEffect] {
+    mutating func noTask() -> [TUIEffect] {
         setMessage(StatusMessage("No task selected"))
         return []
     }
@@ -172,16 +177,23 @@ extension TUIState {
             }
             return []
         }
+        guard edits(&editor, with: key) else { return [] }
+        setMode(.filter(editor))
+        setFilter(editor.text)
+        return []
+    }
+
+    /// `edits(_:with:)` applies an editing key or types a character into a prompt's `editor`;
+    /// false for any other key (the prompt ignores it).
+    func edits(_ editor: inout LineEditor, with key: Key) -> Bool {
         if let action = keys.edit.action(for: key) {
             editor.apply(action)
         } else if case .character(let character) = key {
             editor.insert(String(character))
         } else {
-            return []
+            return false
         }
-        setMode(.filter(editor))
-        setFilter(editor.text)
-        return []
+        return true
     }
 
     private mutating func handleForm(_ key: Key, dialog: FormDialog) -> [TUIEffect] {

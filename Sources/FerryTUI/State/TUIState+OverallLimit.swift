@@ -40,13 +40,7 @@ extension TUIState {
             limits.overallDownload = rate
             return setOverallLimit(limits)
         }
-        if let action = keys.edit.action(for: key) {
-            editor.apply(action)
-        } else if case .character(let character) = key {
-            editor.insert(String(character))
-        } else {
-            return []
-        }
+        guard edits(&editor, with: key) else { return [] }
         setMode(task.map { .taskLimitPrompt(editor, $0) } ?? .limitPrompt(editor))
         return []
     }

@@ -39,6 +39,10 @@ public enum Renderer {
             hints = state.keys.filter.hints
             prompt = editor
             promptLabel = "#\(id) download limit (2M, 500K, off): "
+        case .retargetPrompt(let editor, let id):
+            hints = state.keys.filter.hints
+            prompt = editor
+            promptLabel = "#\(id) new URL: "
         case .form: hints = state.keys.form.hints
         case .confirmRemove(let question): hints = answers(to: question, keys: state.keys)
         case .confirmPurge(let question): hints = answers(to: question, keys: state.keys)
@@ -49,7 +53,7 @@ public enum Renderer {
         FooterView(hints: hints, message: state.message, prompt: prompt, promptLabel: promptLabel)
             .render(into: &grid, hintsArea: layout.hints, messageArea: layout.message)
         switch state.mode {
-        case .list, .filter, .limitPrompt, .taskLimitPrompt:
+        case .list, .filter, .limitPrompt, .taskLimitPrompt, .retargetPrompt:
             break
         case .form(let dialog):
             grid.cursor = nil
