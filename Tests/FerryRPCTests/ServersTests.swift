@@ -57,6 +57,11 @@ import Testing
         #expect(listed.map { $0["ferry-bytes"]?.stringValue } == ["200", "100", "0"])
         let narrow = try #require(await answer("aria2.tellStatus", [gid, ["gid"]])["result"]?.objectValue)
         #expect(narrow["ferry-sources"] == nil)
+
+        // The front ends' feed (the UI through a daemon) carries them with the progress.
+        let feed = try #require(await answer("ferry.activity", [])["result"]?.objectValue)
+        let entry = try #require(feed["progress"]?.arrayValue?.first?.objectValue)
+        #expect(entry["sources"]?.arrayValue?.compactMap { $0.objectValue?["ferry-state"]?.stringValue } == ["active", "demoted", "dropped"])
     }
 
     @Test func aDownloadFromOneSourceHasOneServerWithTheTasksSpeed() async throws {

@@ -1,3 +1,5 @@
+import FerryKit
+import Foundation
 import Testing
 @testable import FerryTUI
 
@@ -18,6 +20,26 @@ import Testing
         #expect(lines.first { $0.label == "Connections" }?.value == "4")
         #expect(lines.first { $0.label == "File map" }?.value
                 == String(repeating: "█", count: 12) + "····" + String(repeating: "█", count: 11) + "▒" + "····")
+    }
+
+    @Test func aDownloadFromSeveralSourcesListsEachWithItsStateAndSpeed() throws {
+        var task = row()
+        var progress = TransferProgress(receivedBytes: 48, expectedReceivedBytes: 64, bytesPerSecond: 3_000_000)
+        progress.connections = 3
+        progress.sources = [
+            SourceReport(url: try #require(URL(string: "http://a.example/big.iso")), state: "active", connections: 2, bytes: 40,
+                         speed: 2_097_152, badPieces: 0, reason: nil),
+            SourceReport(url: try #require(URL(string: "http://u:pw@b.example/big.iso")), state: "demoted", connections: 1, bytes: 8,
+                         speed: 0, badPieces: 1, reason: nil),
+            SourceReport(url: try #require(URL(string: "http://c.example/big.iso")), state: "dropped", connections: 0, bytes: 0,
+                         speed: 0, badPieces: 0, reason: "answered 404"),
+        ]
+        task.apply(progress)
+        let lines = DetailView.lines(for: task)
+        let start = try #require(lines.firstIndex { $0.label == "Sources" })
+        #expect(lines[start].value.hasPrefix("active · 2 connections · ") && lines[start].value.hasSuffix("· http://a.example/big.iso"))
+        #expect(lines[start + 1].label == "" && lines[start + 1].value == "demoted · 1 connection · 1 bad piece · http://u:***@b.example/big.iso")
+        #expect(lines[start + 2].value == "dropped · answered 404 · http://c.example/big.iso")
     }
 
     @Test func theLongestLabelKeepsASpaceBeforeItsValue() {

@@ -45,6 +45,12 @@ public enum FrontEndMethods {
             if let expected = snapshot.expectedReceivedBytes { object["expected"] = .integer(expected) }
             if let expected = snapshot.expectedSentBytes { object["expectedSent"] = .integer(expected) }
             if let connections = snapshot.connections { object["connections"] = .integer(Int64(connections)) }
+            if let sources = snapshot.sources {
+                // A download from several sources at once: each as getServers lists it.
+                var writer = JSONByteWriter()
+                DownloadStatus.writeSources(sources, into: &writer)
+                object["sources"] = .encoded(writer.data)
+            }
             progress.append(.object(object))
         }
         let configuration = await call.engine.runner.configuration

@@ -45,6 +45,9 @@ public struct TaskRow: Sendable, Hashable, Identifiable {
     /// `connections` is how many connections a running download uses now; `0` by default
     /// (not known, or not running).
     public var connections = 0
+    /// `sources` are the sources of a download fetched from several at once, one line each
+    /// ("active · 2 connections · 3.1 MB/s · URL", masked); empty for any other.
+    public var sources: [String] = []
     /// `doneRanges` are the byte ranges of the file known to be on disk (a split download has
     /// several), for the detail pane's map. Empty by default.
     public var doneRanges: [Range<Int64>] = []

@@ -60,7 +60,19 @@ extension TaskRow {
         if let expected = progress.expectedBytes { bytesTotal = expected }
         speed = Int64(progress.bytesPerSecond.rounded())
         connections = progress.connections ?? 1
+        sources = progress.sources?.map(Self.sourceLine) ?? []
         eta = progress.estimatedSecondsRemaining.map { Int($0.rounded(.up)) }
+    }
+
+    /// `sourceLine(_:)` is one source as the details show it: its state, connections, speed,
+    /// bad pieces and why it was dropped, then its URL (masked).
+    static func sourceLine(_ source: SourceReport) -> String {
+        var parts = [source.state]
+        if source.connections > 0 { parts.append(source.connections == 1 ? "1 connection" : "\(source.connections) connections") }
+        if source.speed > 0 { parts.append(ByteFormatting.speed(Double(source.speed))) }
+        if source.badPieces > 0 { parts.append(source.badPieces == 1 ? "1 bad piece" : "\(source.badPieces) bad pieces") }
+        if let reason = source.reason { parts.append(reason) }
+        return parts.joined(separator: " · ") + " · " + URLMasking.mask(source.url)
     }
 
     /// `name(of:)` is the name shown in the table for a loaded task.

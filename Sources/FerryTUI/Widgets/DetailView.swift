@@ -54,6 +54,9 @@ struct DetailView {
             lines.append(("Speed cap", task.speedLimit.map { ByteFormatting.speed(Double($0)) + " (l changes it)" } ?? "none (l sets one)", .normal))
         }
         if task.state == .running, task.connections > 1 { lines.append(("Connections", String(task.connections), .normal)) }
+        if task.state == .running {
+            for (index, source) in task.sources.enumerated() { lines.append((index == 0 ? "Sources" : "", source, .normal)) }
+        }
         if task.kind == .download, task.state != .done, let map = fileMap(task) { lines.append(("File map", map, .normal)) }
         if let error = task.lastError { lines.append(("Last error", error, .error)) }
         if task.kind == .upload, let reply = task.reply { lines.append(("Reply", reply, .normal)) }

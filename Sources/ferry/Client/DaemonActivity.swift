@@ -161,9 +161,22 @@ final class DaemonActivity: TransferActivity {
                     sentBytes: entry["sent"]?.integerValue ?? 0, expectedSentBytes: entry["expectedSent"]?.integerValue,
                     bytesPerSecond: Double(entry["speed"]?.integerValue ?? 0))
                 progress.connections = entry["connections"]?.integerValue.map { Int($0) }
+                progress.sources = entry["sources"]?.arrayValue.map { $0.compactMap(DaemonActivity.source) }
                 events.append(.progress(id, progress))
             }
             return events
         }
+    }
+}
+
+extension DaemonActivity {
+    /// `source(_:)` reads one source of a download from several at once, as the engine's
+    /// activity feed lists it (`getServers`' keys); `nil` for one that does not read.
+    static func source(_ value: JSONValue) -> SourceReport? {
+        guard let fields = value.objectValue, let text = fields["uri"]?.stringValue, let url = URL(string: text) else { return nil }
+        return SourceReport(url: url, state: fields["ferry-state"]?.stringValue ?? "active",
+                            connections: Int(fields["ferry-connections"]?.integerValue ?? 0), bytes: fields["ferry-bytes"]?.integerValue ?? 0,
+                            speed: fields["downloadSpeed"]?.integerValue ?? 0, badPieces: Int(fields["ferry-bad-pieces"]?.integerValue ?? 0),
+                            reason: fields["ferry-reason"]?.stringValue)
     }
 }
