@@ -124,6 +124,8 @@ bench: bench-deps release
 	bench/download
 	bench/segmented
 	bench/upload
+	bench/upload-resumable
+	bench/sources
 	bench/tui
 	bench/queue
 	bench/rpc
