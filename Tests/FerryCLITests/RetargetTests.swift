@@ -20,7 +20,7 @@ import Testing
         init() throws {
             www = try TemporaryDirectory(worldReadable: true)
             work = try TemporaryDirectory()
-            for folder in ["signed", "fresh", "other"] {
+            for folder in ["signed", "fresh", "other", "mirror"] {
                 try FileManager.default.createDirectory(at: www.file(folder), withIntermediateDirectories: true)
             }
             try Pattern.writeFile(at: www.file("signed/big.bin"), count: RetargetTests.size, seed: 81)
@@ -29,12 +29,20 @@ import Testing
             let attributes = try FileManager.default.attributesOfItem(atPath: www.file("signed/big.bin").path)
             try FileManager.default.setAttributes([.modificationDate: attributes[.modificationDate] as Any], ofItemAtPath: www.file("fresh/big.bin").path)
             try Pattern.writeFile(at: www.file("other/big.bin"), count: RetargetTests.size, seed: 82)
+            // A mirror of the same bytes with another ETag (another modification time), which
+            // names their digest (Metalink/HTTP).
+            try Pattern.writeFile(at: www.file("mirror/big.bin"), count: RetargetTests.size, seed: 81)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: www.file("mirror/big.bin").path)
+            let hex = Pattern.sha256Hex(count: RetargetTests.size, seed: 81)
+            let digest = Data(stride(from: 0, to: hex.count, by: 2).map { offset in
+                UInt8(hex.dropFirst(offset).prefix(2), radix: 16) ?? 0
+            }).base64EncodedString()
             // Another file of the same length changed at another time (nginx's ETag is its
             // modification time and length: the same second would make it the same ETag).
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: www.file("other/big.bin").path)
             // The signed link answers 403 once the flag file exists: a link that expired.
             let flag = www.file("expired").path
-            nginx = try NginxServer.start(root: www.url, extraConfig: "location /signed/ { limit_rate 512k; if (-f \(flag)) { return 403; } }")
+            nginx = try NginxServer.start(root: www.url, extraConfig: "location /signed/ { limit_rate 512k; if (-f \(flag)) { return 403; } } location /mirror/ { add_header Digest \"SHA-256=\(digest)\"; }")
             daemon = try FerryDaemon.start(stateDirectory: work.file("state"))
         }
 
@@ -55,8 +63,10 @@ import Testing
 
         /// `expireMidway()` adds the signed download, lets it get a MiB, then makes its link
         /// answer 403 and makes it try again; returns its GID once it waits as link expired.
-        func expireMidway() throws -> String {
-            let gid = try #require(try daemon.result("aria2.addUri", [[nginx.url("/signed/big.bin").absoluteString], ["dir": work.file("out").path]]) as? String)
+        func expireMidway(checksum: String? = nil) throws -> String {
+            var options: [String: Any] = ["dir": work.file("out").path]
+            if let checksum { options["checksum"] = checksum }
+            let gid = try #require(try daemon.result("aria2.addUri", [[nginx.url("/signed/big.bin").absoluteString], options]) as? String)
             #expect(daemon.waitUntil(timeout: .seconds(60)) { Int64(status(gid)["completedLength"] as? String ?? "0") ?? 0 > 1 << 20 })
             try Data().write(to: www.file("expired"))
             _ = try daemon.result("aria2.pause", [gid])
@@ -87,6 +97,21 @@ import Testing
         // Resumed, not fetched again: the new source sent the rest (a 206), not the whole file.
         let fresh = fixture.nginx.accessLog().split(separator: "\n").filter { $0.contains("/fresh/big.bin") }
         #expect(fresh.count == 1 && fresh.first?.contains(" 206 ") == true, "\(fresh)")
+    }
+
+    @Test func aRetargetToAMirrorWithAnotherETagKeepsTheBytesWhenItsDigestMatches() throws {
+        let fixture = try Fixture()
+        defer { fixture.stop() }
+        let gid = try fixture.expireMidway(checksum: "sha-256=" + Pattern.sha256Hex(count: Self.size, seed: 81))
+
+        let retarget = try fixture.ferry(["retarget", "1", fixture.nginx.url("/mirror/big.bin").absoluteString])
+
+        #expect(retarget.exitStatus == 0, "\(retarget.stderr)")
+        #expect(fixture.daemon.waitUntil(timeout: .seconds(60)) { fixture.status(gid)["status"] as? String == "complete" }, "\(fixture.status(gid))")
+        #expect(try SHA256Hex.of(file: fixture.work.file("out/big.bin")) == Pattern.sha256Hex(count: Self.size, seed: 81))
+        // Its whole reply proved it the same file; the rest came as a range, the bytes kept.
+        let mirror = fixture.nginx.accessLog().split(separator: "\n").filter { $0.contains("/mirror/big.bin") }
+        #expect(mirror.contains { $0.contains(" 206 ") }, "\(mirror)")
     }
 
     @Test func aRetargetToAnotherFileStartsOverAndEndsWithThatFile() throws {

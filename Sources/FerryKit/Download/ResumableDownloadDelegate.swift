@@ -248,6 +248,7 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
             }
             try startOver(because: "it answered \"\(rangeHeader.printable)\" with \(offset) bytes on disk")
         case 200..<300:
+            try keepBytesIfDigestProves(response, resumingAt: offset, from: resumeFrom, contentLength: contentLength)
             // The file changed or ranges are not supported: start over, never append.
             file?.close()
             file = nil
@@ -256,6 +257,22 @@ public final class ResumableDownloadDelegate: TaskDelegate, @unchecked Sendable 
         default:
             break  // An error page: the .part stays as it is.
         }
+    }
+
+    /// `keepBytesIfDigestProves(_:resumingAt:from:contentLength:)` handles a whole reply to a
+    /// resume whose validators differ (a new link, a mirror: their ETags differ) that proves it
+    /// serves the same file: its digest (Metalink/HTTP) is the one the file must have, its
+    /// length is the recorded one and it takes ranges. The bytes on disk are then kept under
+    /// its validators and the attempt ends, to resume from it at once with `If-Range`.
+    private func keepBytesIfDigestProves(_ response: HTTPResponse, resumingAt offset: Int64, from resumeFrom: ResumeData,
+                                         contentLength: Int64?) throws(FerryError) {
+        guard policy.readsMetalinkHTTP, response.statusCode == 200, let expected, let total = resumeFrom.totalLength,
+              contentLength == total, response.headers["Accept-Ranges"]?.lowercased().contains("bytes") == true,
+              policy.expectedChecksum == expected, MetalinkHTTP(response: response).checksum == expected else { return }
+        let proven = ResumeData(response: response, totalLength: total, durableOffset: offset)
+        guard proven.ifRange != nil else { return }
+        current = proven
+        throw .transport(.connectionDropped("\(URLMasking.mask(response.url)) serves the same file (its \(expected.algorithm.rawValue) digest matches): its \(offset) bytes are kept"))
     }
 
     /// `changedValidator(of:comparedWith:)` says how a 206's validators differ from the
