@@ -71,8 +71,9 @@ public struct MetalinkHTTP: Sendable, Equatable {
         for part in splitOutsideQuotes(text, on: ";") {
             let piece = part.trimmingCharacters(in: .whitespaces)
             guard !piece.isEmpty else { continue }
-            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            let name = pair[0].lowercased()
+            let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = pair.first, !first.isEmpty else { continue }
+            let name = first.lowercased()
             var value = pair.count > 1 ? pair[1] : ""
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             if result[name] == nil { result[name] = value }
@@ -112,8 +113,8 @@ public struct MetalinkHTTP: Sendable, Equatable {
     /// SHA-1); algorithms Ferry does not compute are skipped.
     static func instanceDigests(_ value: String) -> [ExpectedChecksum] {
         splitOutsideQuotes(value, on: ",").compactMap { item in
-            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2 else { return nil }
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, !pair[0].isEmpty else { return nil }
             let name = pair[0].lowercased() == "sha" ? "sha-1" : pair[0]
             return checksum(name: name, base64: pair[1])
         }
@@ -122,7 +123,7 @@ public struct MetalinkHTTP: Sendable, Equatable {
     /// `structuredDigests(_:)` reads RFC 9530's dictionary `sha-256=:BASE64:, sha-512=:BASE64:`.
     static func structuredDigests(_ value: String) -> [ExpectedChecksum] {
         splitOutsideQuotes(value, on: ",").compactMap { item in
-            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard pair.count == 2, pair[1].count >= 2, pair[1].hasPrefix(":"), pair[1].hasSuffix(":") else { return nil }
             return checksum(name: pair[0], base64: String(pair[1].dropFirst().dropLast()))
         }

@@ -37,7 +37,9 @@ import Testing
         let found = read([
             ("Link", "http://a.example/f.iso; rel=duplicate, <>; rel=duplicate, <http://b.example/x>; rel=next, <http://[bad; rel=duplicate"),
             ("Digest", "SHA-256=not base64!, SHA-256=\(Data(repeating: 1, count: 5).base64EncodedString()), UNIXsum=30637"),
-            ("Repr-Digest", "sha-256=\(Self.sha256), sha-256=:"),
+            ("Repr-Digest", "sha-256=\(Self.sha256), sha-256=:, =, =:x:"),
+            ("Link", "<http://c.example/f.iso>; =; ==; rel, <http://d.example/f.iso>; \"; rel=\"duplicate, <"),
+            ("Digest", "=, ==, SHA-256"),
         ])
         #expect(found.isEmpty, "\(found)")
     }
