@@ -139,7 +139,7 @@ bench: bench-deps release
 FUZZ_SECONDS ?= 60
 FUZZ_TIMEOUT ?= 30
 FUZZ_TARGETS := FuzzContentDisposition FuzzContentRange FuzzResponseHead FuzzBatchInput \
-	FuzzFormFieldSpec FuzzQueryString FuzzJSON FuzzMultipartBody FuzzJournal
+	FuzzFormFieldSpec FuzzQueryString FuzzJSON FuzzMultipartBody FuzzJournal FuzzMetalink
 FUZZ_BUILD := Fuzz/.build
 
 fuzz: deps
@@ -148,6 +148,7 @@ fuzz: deps
 	  work=$(FUZZ_BUILD)/corpus/$$t; artifacts=$(FUZZ_BUILD)/artifacts/$$t; \
 	  mkdir -p $$work $$artifacts; cp Fuzz/corpus/$$t/* $$work/; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp:print_suppressions=0 \
 	  $(FUZZ_BUILD)/debug/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 	    -print_final_stats=1 -artifact_prefix=$$artifacts/ $$work \
 	    || { echo "fuzz: $$t failed; the input is in $$artifacts"; exit 1; }; \

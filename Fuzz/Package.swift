@@ -15,6 +15,7 @@ let targets = [
     "FuzzJSON",
     "FuzzMultipartBody",
     "FuzzJournal",
+    "FuzzMetalink",
 ]
 
 let package = Package(

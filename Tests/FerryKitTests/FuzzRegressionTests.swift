@@ -4,6 +4,28 @@ import Testing
 
 /// Inputs the fuzz targets in `Fuzz/` found breaking a parser, kept as tests.
 @Suite struct FuzzRegressionTests {
+    // MARK: Metalink and XML (found by FuzzMetalink)
+
+    @Test func anElementNameWithBytesThatAreNotUTF8IsAnErrorNotATrapInFoundationXML() {
+        // FoundationXML stopped the process (`ferry get FILE.meta4` with it: signal 4).
+        let input = Data("<?xml version=\"1.0\"?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a.iso\"><size>10</size><".utf8)
+            + Data([0xFF, 0xFF]) + Data("ieces></ieces><url>http://m.example/a.iso</url></file></metalink>\n".utf8)
+        #expect(throws: FerryError.serialization(.invalidMetalink("the document is not valid UTF-8"))) { try Metalink.parse(input) }
+    }
+
+    @Test func aProcessingInstructionWithoutDataIsAnErrorNotANullReadInFoundationXML() {
+        // FoundationXML read its null data pointer (signal 11).
+        let input = Data("<?xmron.01.09?><meta42</siz".utf8) + Data([0, 0, 0]) + Data(" cd<".utf8)
+        #expect(throws: FerryError.serialization(.invalidMetalink("a processing instruction without data (<?xmron.01.09?>) is not read"))) {
+            try Metalink.parse(input)
+        }
+        let serializer = XMLParserResponseSerializer()
+        #expect(throws: FerryError.serialization(.invalidXML("a processing instruction without data (<?xmron.01.09?>) is not read"))) {
+            try serializer.serialize(response: HTTPResponse(url: URL(string: "http://127.0.0.1/")!, statusCode: 200,
+                                                            headers: ["Content-Type": "application/xml"]), data: input)
+        }
+    }
+
     // MARK: SafeFileName (found by FuzzContentDisposition)
 
     @Test func aNumberedNameWithAnExtensionTooLongToKeepEndsWithinTheLimit() {

@@ -113,6 +113,7 @@ public struct Metalink: Sendable, Equatable {
         guard data.count <= maximumBytes else {
             throw .serialization(.invalidMetalink("the Metalink is \(data.count) bytes; at most \(maximumBytes) are read"))
         }
+        if let problem = XMLInputCheck.problem(in: data) { throw .serialization(.invalidMetalink(problem)) }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         let builder = XMLTreeBuilder(maximumDepth: maximumDepth)

@@ -32,6 +32,7 @@ public struct XMLParserResponseSerializer: ResponseSerializer {
     /// The parsed document.
     public func serialize(response: HTTPResponse, data: Data) throws(FerryError) -> XMLDocumentTree {
         try validate(response: response, data: data)
+        if let problem = XMLInputCheck.problem(in: data) { throw .serialization(.invalidXML(problem)) }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         let builder = XMLTreeBuilder()

@@ -104,4 +104,23 @@ struct MetalinkTests {
         let names = (try? Metalink.parse(data))?.files.map(\.name) ?? []
         #expect(!names.contains { $0.contains("SECRET") })
     }
+
+    @Test func aMetalinkWhoseBytesAreNotUTF8IsRefusedNotATrap() {
+        let broken = Data("<?xml version=\"1.0\"?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><".utf8)
+            + Data([0xFF, 0xFF]) + Data("ieces/><url>http://m.example/a</url></file></metalink>".utf8)
+        #expect(throws: FerryError.serialization(.invalidMetalink("the document is not valid UTF-8"))) {
+            try Metalink.parse(broken)
+        }
+    }
+
+    @Test func aProcessingInstructionWithoutDataIsRefusedNotACrash() {
+        let document = Data("<?xml version=\"1.0\"?><?foo ?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"/>".utf8)
+        #expect(throws: FerryError.serialization(.invalidMetalink("a processing instruction without data (<?foo?>) is not read"))) {
+            try Metalink.parse(document)
+        }
+        #expect(XMLInputCheck.emptyProcessingInstruction(in: Data("<?xml version=\"1.0\"?><?style href=\"a\"?><a/>".utf8)) == nil)
+        #expect(XMLInputCheck.emptyProcessingInstruction(in: Data("<a><?x?></a>".utf8)) == "x")
+        #expect(XMLInputCheck.emptyProcessingInstruction(in: Data("<?".utf8)) == nil)
+        #expect(XMLInputCheck.emptyProcessingInstruction(in: Data("<".utf8)) == nil)
+    }
 }

@@ -45,6 +45,19 @@ import Testing
         }
     }
 
+    @Test func bytesThatAreNotUTF8InADocumentReadAsUTF8AreAnErrorNotATrap() throws {
+        // A name with bytes that are not UTF-8: FoundationXML stops the process on them.
+        let broken = Data("<?xml version=\"1.0\"?><a><".utf8) + Data([0xFF, 0xFF]) + Data("b/></a>".utf8)
+        let serializer = XMLParserResponseSerializer()
+        #expect(throws: FerryError.serialization(.invalidXML("the document is not valid UTF-8"))) {
+            try serializer.serialize(response: Fixtures.response(contentType: "text/xml"), data: broken)
+        }
+        // A document that declares another encoding is read in it.
+        let latin = Data("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a>caf".utf8) + Data([0xE9]) + Data("</a>".utf8)
+        let tree = try serializer.serialize(response: Fixtures.response(contentType: "text/xml"), data: latin)
+        #expect(tree.root.text == "café")
+    }
+
     @Test func anEmptyDocumentIsAnError() throws {
         let serializer = XMLParserResponseSerializer()
         #expect(throws: FerryError.serialization(.invalidXML("the document is empty"))) {
