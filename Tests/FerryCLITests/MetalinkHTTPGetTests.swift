@@ -23,24 +23,11 @@ import Testing
             www = try TemporaryDirectory(worldReadable: true)
             try Pattern.writeFile(at: www.file("f.bin"), count: MetalinkHTTPGetTests.size, seed: 61)
             mirror = try NginxServer.start(root: www.url, limitRate: "2m")
-            var hasher = ChecksumHasher(algorithm: .sha256)
-            hasher.update(Pattern.bytes(count: MetalinkHTTPGetTests.size, seed: seed))
-            let base64 = Data(Self.bytes(hex: hasher.finalizeHex())).base64EncodedString()
+            let base64 = SHA256Hex.base64(hex: Pattern.sha256Hex(count: MetalinkHTTPGetTests.size, seed: seed))
             origin = try NginxServer.start(root: www.url, limitRate: "2m", extraConfig: """
                 add_header Link "<\(mirror.url("/f.bin").absoluteString)>; rel=duplicate; pri=1" always;
                 add_header Digest "SHA-256=\(base64)" always;
                 """)
-        }
-
-        static func bytes(hex: String) -> [UInt8] {
-            var result: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                result.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-                index = next
-            }
-            return result
         }
 
         func get(_ arguments: [String]) throws -> ProcessResult {

@@ -33,10 +33,7 @@ import Testing
             // names their digest (Metalink/HTTP).
             try Pattern.writeFile(at: www.file("mirror/big.bin"), count: RetargetTests.size, seed: 81)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: www.file("mirror/big.bin").path)
-            let hex = Pattern.sha256Hex(count: RetargetTests.size, seed: 81)
-            let digest = Data(stride(from: 0, to: hex.count, by: 2).map { offset in
-                UInt8(hex.dropFirst(offset).prefix(2), radix: 16) ?? 0
-            }).base64EncodedString()
+            let digest = SHA256Hex.base64(hex: Pattern.sha256Hex(count: RetargetTests.size, seed: 81))
             // Another file of the same length changed at another time (nginx's ETag is its
             // modification time and length: the same second would make it the same ETag).
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: www.file("other/big.bin").path)

@@ -8,6 +8,14 @@ import Musl
 
 /// `SHA256Hex` computes SHA-256 digests (libcrypto, through FerryKit's `ChecksumHasher`) as lowercase hexadecimal strings.
 public enum SHA256Hex {
+    /// `base64(hex:)` is a hex digest in base64, as `Digest` and `Repr-Digest` headers carry it.
+    public static func base64(hex: String) -> String {
+        let digits = Array(hex.utf8)
+        return Data(stride(from: 0, to: digits.count - 1, by: 2).map { index in
+            UInt8(String(decoding: digits[index...index + 1], as: UTF8.self), radix: 16) ?? 0
+        }).base64EncodedString()
+    }
+
     /// `Hasher` is an incremental SHA-256 whose result is a hex string.
     public struct Hasher {
         private var inner = ChecksumHasher(algorithm: .sha256)

@@ -72,7 +72,8 @@ public struct ChecksumHasher {
         return Array(out[0..<length])
     }
 
-    private static func hex(_ digest: some Sequence<UInt8>) -> String {
+    /// `hex(_:)` is `digest` in lowercase hexadecimal.
+    static func hex(_ digest: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         for byte in digest {

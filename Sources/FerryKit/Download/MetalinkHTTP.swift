@@ -133,10 +133,6 @@ public struct MetalinkHTTP: Sendable, Equatable {
     /// both read and the length fits the algorithm.
     static func checksum(name: String, base64: String) -> ExpectedChecksum? {
         guard let algorithm = ExpectedChecksum.Algorithm(name: name), let bytes = Data(base64Encoded: base64) else { return nil }
-        let hex = bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
-        return try? ExpectedChecksum(algorithm: algorithm, hex: hex)
+        return try? ExpectedChecksum(algorithm: algorithm, hex: ChecksumHasher.hex(bytes))
     }
 }

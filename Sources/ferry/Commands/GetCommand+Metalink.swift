@@ -6,8 +6,7 @@ extension GetCommand {
     /// `isMetalinkPath(_:)` is whether a positional argument names a local Metalink
     /// (`FILE.meta4`, `FILE.metalink`) rather than a URL.
     static func isMetalinkPath(_ argument: String) -> Bool {
-        let lower = argument.lowercased()
-        return !lower.contains("://") && (lower.hasSuffix(".meta4") || lower.hasSuffix(".metalink"))
+        BatchInputReader.isMetalinkPath(argument)
     }
 
     /// `metalinkTasks(from:directory:headers:rate:connection:)` reads each Metalink and makes
