@@ -251,16 +251,46 @@ public final class ResumableUpload: Sendable {
         }
     }
 
-    /// `settleOffset()` asks the server once how much of a stopped upload it has and saves
-    /// that offset with the resume data (what a paused upload then shows). Call it after
-    /// `run()` ended cancelled, from a task that is not cancelled; it does nothing without
-    /// resume data, and keeps the data as it was when the server does not say.
-    public func settleOffset() async {
-        // Bounded: a pause waits for this answer.
-        guard let saved = store.load(), case .offset(let offset, _, _) = await askOffset(saved, within: 5), offset <= saved.length,
-              offset != saved.offset else { return }
-        var settled = saved
-        settled.offset = offset
-        try? store.save(settled)
+    /// `settleOffset()` asks the server how much of a stopped upload it has and saves that
+    /// offset with the resume data (what a paused upload then shows). Call it after `run()`
+    /// ended cancelled, from a task that is not cancelled; it does nothing without resume
+    /// data, and keeps the data as it was when the server does not say.
+    ///
+    /// The first answer is waited for (at most 5 s: a pause waits for it). A server may still
+    /// be taking in the request that was cut (tusd and tuspyserver record its bytes once they
+    /// see it end) and name the old offset, or be too busy to answer in time: then it is asked
+    /// again in the background, `followUps` times at growing intervals, until it names another
+    /// offset or the resume data changes (the upload ran again, and its own run asks).
+    public func settleOffset(followUps: Int = 4) async {
+        guard let saved = store.load() else { return }
+        if await settle(saved, within: 5) || followUps <= 0 { return }
+        Task.detached { [self] in
+            var wait = 0.5
+            for _ in 0..<followUps {
+                try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                wait *= 2
+                guard store.load() == saved else { return }
+                if await settle(saved, within: 10) { return }
+            }
+        }
+    }
+
+    /// `settle(_:within:)` asks the offset of the upload `saved` describes and saves it when
+    /// it moved; true once the server named an offset other than `saved`'s (or the upload is
+    /// gone), false when it did not answer or named the same one.
+    private func settle(_ saved: UploadResumeData, within seconds: Double) async -> Bool {
+        switch await askOffset(saved, within: seconds) {
+        case .offset(let offset, _, _):
+            guard offset != saved.offset else { return false }
+            guard offset <= saved.length, store.load() == saved else { return true }
+            var settled = saved
+            settled.offset = offset
+            try? store.save(settled)
+            return true
+        case .gone:
+            return true
+        case .failed:
+            return false
+        }
     }
 }
