@@ -108,6 +108,27 @@ public final class NginxServer: Sendable {
         (try? String(contentsOf: directory.file("access.log"), encoding: .utf8)) ?? ""
     }
 
+    /// `TimedRequest` is one request of `timedRequests()`: when nginx began reading it
+    /// (seconds since 1970, the log time less the request's time), its status and the
+    /// `Range` it asked for (empty when none).
+    public struct TimedRequest: Sendable {
+        public let start: Double
+        public let status: Int
+        public let range: String
+    }
+
+    /// `timedRequests()` are the requests logged so far with their start times. nginx logs a
+    /// request when it ends, a cut one when it notices the cut: a run's requests can be
+    /// logged after the next run began, and only their start tells them apart.
+    public func timedRequests() -> [TimedRequest] {
+        let text = (try? String(contentsOf: directory.file("timed.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 3)
+            guard fields.count == 4, let logged = Double(fields[0]), let took = Double(fields[1]), let status = Int(fields[2]) else { return nil }
+            return TimedRequest(start: logged - took, status: status, range: String(fields[3].dropFirst().dropLast()))
+        }
+    }
+
     /// `errorLog()` is nginx's error log so far.
     public func errorLog() -> String {
         (try? String(contentsOf: directory.file("error.log"), encoding: .utf8)) ?? ""
@@ -151,6 +172,8 @@ public final class NginxServer: Sendable {
             default_type application/octet-stream;
             log_format ferry '$request_method $request_uri $status $body_bytes_sent "$http_range" "$http_if_range" $request_length';
             access_log \(inPrefix("access.log")) ferry;
+            log_format ferry_timed '$msec $request_time $status "$http_range"';
+            access_log \(inPrefix("timed.log")) ferry_timed;
             client_body_temp_path \(inPrefix("client_body"));
             proxy_temp_path \(inPrefix("proxy"));
             fastcgi_temp_path \(inPrefix("fastcgi"));
