@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 
 /// `JSONValue` is one JSON value as JSON-RPC carries it: requests are decoded into it and

@@ -66,7 +66,7 @@ struct ListCommand: AsyncParsableCommand {
                 // Only a download with bytes on disk, not done, can have ranges recorded.
                 let segments = json && record.state != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []
                 if json {
-                    out.append(line: ListCommand.jsonLine(record, progress, segments: segments, waitingForNetwork: waits))
+                    ListCommand.jsonLine(record, progress, segments: segments, waitingForNetwork: waits).write(to: &out)
                 } else if table {
                     aligned.append(ListCommand.textFields(record, progress))
                 } else {
@@ -84,7 +84,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     /// `jsonLine(_:_:)` is one task as a JSON object; URLs and secret headers are masked.
-    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, segments: [Segment] = [], waitingForNetwork: Bool = false) -> String {
+    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, segments: [Segment] = [], waitingForNetwork: Bool = false) -> JSONLine {
         var line = JSONLine()
         line.add("id", record.id.rawValue)
         line.add("state", record.state.rawValue)
@@ -118,7 +118,7 @@ struct ListCommand: AsyncParsableCommand {
             line.add("settings", strings: record.spec.connection.summary.map { "\($0.key)=\($0.value)" })
         }
         if waitingForNetwork { line.add("waiting", "network") }
-        return line.line
+        return line
     }
 
     /// `sourceLine(_:)` is one source of a download from several at once (a daemon's

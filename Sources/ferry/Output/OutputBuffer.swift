@@ -17,6 +17,13 @@ struct OutputBuffer {
         if bytes.count >= 64 * 1024 { flush() }
     }
 
+    /// `append(lineBytes:)` adds a line given as UTF-8 and a newline.
+    mutating func append(lineBytes line: [UInt8]) {
+        bytes.append(contentsOf: line)
+        bytes.append(0x0A)
+        if bytes.count >= 64 * 1024 { flush() }
+    }
+
     /// `flush()` writes everything collected to stdout.
     mutating func flush() {
         _ = bytes.withUnsafeBytes { SystemCall.writeAll(STDOUT_FILENO, $0) }
