@@ -7,6 +7,8 @@
   poll     URL SECRET PID ROUNDS OUT [GID]
                                      an AriaNg-shaped poll once a second; results as JSON in
                                      OUT; with GID, that task paused and resumed before each round
+  single   URL SECRET CALLS OUT      tellStatus of one waiting task and tellActive, every key,
+                                     CALLS times each, one call after another; latencies to OUT
   activity SOCKET PID SECONDS OUT    ferry.activity every 250 ms over a Unix socket; daemon CPU
   table    NAME=OUT...               the latency tables of poll results
   compare  FERRY ARIA2 KIB KIB       both daemons' rows, the ratios and the targets
@@ -185,6 +187,40 @@ def poll(url, secret, pid, rounds, out, change=None, warm=2):
         json.dump(result, handle)
 
 
+def single(url, secret, calls, out, warm=50):
+    """Single calls on one kept connection, as a script or a front end's detail page asks:
+    `tellStatus` of one waiting task (every key: no key list) and `tellActive` (every key),
+    alternately, `calls` times each after `warm` of each not counted."""
+    client = Client(url, secret)
+    waiting, _, _ = client.call("aria2.tellWaiting", [0, 1, ["gid"]])
+    gid = waiting[0]["gid"]
+    plan = [("tellStatus (a waiting task)", "aria2.tellStatus", [gid]), ("tellActive", "aria2.tellActive", [])]
+    latencies = {label: [] for label, _, _ in plan}
+    sizes, counts = {}, {}
+    for index in range(warm + calls):
+        for label, method, params in plan:
+            result, size, elapsed = client.call(method, params)
+            if index >= warm:
+                latencies[label].append(elapsed)
+            sizes[label] = size
+            counts[label] = len(result) if isinstance(result, list) else "figures"
+    with open(out, "w") as handle:
+        json.dump({"latencies": latencies, "sizes": sizes, "counts": counts}, handle)
+
+
+def single_compare(ferry_path, aria2_path):
+    """Prints each call's p50 for both daemons and ferry's ratio to aria2c's (target <= 1.0)."""
+    with open(ferry_path) as handle:
+        f = json.load(handle)
+    with open(aria2_path) as handle:
+        a = json.load(handle)
+    print("| call | aria2c p50 ms | ferry p50 ms | ferry / aria2c |")
+    print("|---|---:|---:|---:|")
+    for label in f["latencies"]:
+        fp, ap = percentile(f["latencies"][label], 0.5), percentile(a["latencies"][label], 0.5)
+        print(f"| {label} | {1000 * ap:.3f} | {1000 * fp:.3f} | {fp / ap:.2f} (target <= 1.0: {'ok' if fp <= ap else 'MISSED'}) |")
+
+
 def activity(socket_path, pid, seconds, out, interval=0.25):
     """ferry.activity every `interval` s for `seconds` over `socket_path`, as the terminal UI
     follows a daemon; the daemon's CPU over that time goes to `out`."""
@@ -266,6 +302,10 @@ def main():
         wait(args[0], args[1], int(args[2]), int(args[3]))
     elif command == "poll":
         poll(args[0], args[1], int(args[2]), int(args[3]), args[4], args[5] if len(args) > 5 else None)
+    elif command == "single":
+        single(args[0], args[1], int(args[2]), args[3])
+    elif command == "single-compare":
+        single_compare(args[0], args[1])
     elif command == "activity":
         activity(args[0], int(args[1]), float(args[2]), args[3])
     elif command == "table":
