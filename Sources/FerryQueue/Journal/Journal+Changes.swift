@@ -27,7 +27,7 @@ extension Journal {
             var records: [TaskRecord] = []
             records.reserveCapacity(values.count)
             try TaskLoader.forEachChunk(of: values) { marks, arguments in
-                records += try TaskLoader.load(db, sql: "SELECT * FROM task WHERE id IN (\(marks)) ORDER BY id", arguments: arguments)
+                records += try TaskLoader.load(db, sql: "SELECT \(TaskLoader.columnList) FROM task WHERE id IN (\(marks)) ORDER BY id", arguments: arguments)
             }
             return records
         }

@@ -312,14 +312,14 @@ private struct Copier {
             let ids = try Int64.fetchAll(target, sql: "SELECT id FROM task WHERE id > ? ORDER BY id LIMIT 500", arguments: [last])
             guard let first = ids.first, let tail = ids.last else { break }
             last = tail
-            if let records = try? TaskLoader.load(target, sql: "SELECT * FROM task WHERE id BETWEEN ? AND ?", arguments: [first, tail]) {
+            if let records = try? TaskLoader.load(target, sql: "SELECT \(TaskLoader.columnList) FROM task WHERE id BETWEEN ? AND ?", arguments: [first, tail]) {
                 for record in records where !Copier.isValid(record) {
                     invalid.append(record.id.rawValue)
                 }
                 continue
             }
             for id in ids {
-                let record = try? TaskLoader.load(target, sql: "SELECT * FROM task WHERE id = ?", arguments: [id]).first
+                let record = try? TaskLoader.load(target, sql: "SELECT \(TaskLoader.columnList) FROM task WHERE id = ?", arguments: [id]).first
                 if record.map(Copier.isValid) != true {
                     invalid.append(id)
                 }
