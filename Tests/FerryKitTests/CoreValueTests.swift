@@ -133,6 +133,25 @@ import Testing
         #expect(SafeFileName.fromURL(try Request.validatedURL("http://h///")) == "index.html")
     }
 
+    /// A plain URL is named on its bytes (`ferry list` of a million tasks); every URL gets the
+    /// name `URL` parsing gives, and only plain ones take the shortcut.
+    @Test func aURLStringIsNamedAsItsParsedURLIs() throws {
+        let plain = ["http://h/dir/file.bin", "https://example.org/a/b.tar.gz?x=1&y=/z#frag", "http://127.0.0.1:8080/q/17;v=1?a=/b#c/d",
+                     "http://h/", "http://h", "http://h:80", "http://h?x", "http://h#f", "http://h/dir//", "http://h///",
+                     "http://h/a/../b", "http://h/./c.", "http://h/~u/(1)*+,;=!$&'.x", "http://h/a:b@c"]
+        let general = ["http://h/r%C3%A9sum%C3%A9.pdf", "http://user:pw@h/x.bin", "http://h:/x", "http://[::1]:8080/v6.bin",
+                       "ftp://h/x", "http://h/a b.bin", "http://h/a#b#c", "http://h:99999999/x", "HTTP://H/x", "http://h/é.bin",
+                       "http://h:8a/x", "http://h!x/y", "not a url", ""]
+        for text in plain {
+            let name = try #require(SafeFileName.plainURLName(text), "\(text)")
+            #expect(name == SafeFileName.fromURL(try #require(URL(string: text))), "\(text)")
+        }
+        for text in general {
+            #expect(SafeFileName.plainURLName(text) == nil, "\(text)")
+            #expect(SafeFileName.fromURL(string: text) == URL(string: text).map(SafeFileName.fromURL), "\(text)")
+        }
+    }
+
     /// Plain ASCII names take a shortcut; names next to them take the general path, same rules.
     @Test func plainNamesAreKeptAndTheirNeighboursSanitised() {
         #expect(SafeFileName.sanitize("report 2024 (final).pdf") == "report 2024 (final).pdf")
@@ -253,5 +272,25 @@ import Testing
         #expect(TransferTask.State.created.canTransition(to: .running))
         #expect(!TransferTask.State.created.canTransition(to: .paused))
         #expect(TransferTask.State.paused.canTransition(to: .running))
+    }
+}
+
+@Suite struct JSONByteWriterTests {
+    @Test func numbersStringsAndKeywordsAreWrittenAsJSON() {
+        var writer = JSONByteWriter()
+        writer.beginArray()
+        for value: Int64 in [0, 7, -7, 1_000_000, .max, .min] { writer.integer(value) }
+        writer.integerString(-42)
+        writer.null()
+        writer.boolean(true)
+        writer.boolean(false)
+        for text in ["plain/ascii?x=1", "quote\"back\\slash", "tab\tline\n", "\u{1}\u{7F}", "é\u{85}\u{2028}x", ""] { writer.string(text) }
+        writer.beginObject()
+        writer.key("k")
+        writer.integer(1)
+        writer.endObject()
+        writer.endArray()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text == #"[0,7,-7,1000000,9223372036854775807,-9223372036854775808,"-42",null,true,false,"plain/ascii?x=1","quote\"back\\slash","tab\tline\n","\u0001\u007f","é\u0085\u2028x","",{"k":1}]"#)
     }
 }

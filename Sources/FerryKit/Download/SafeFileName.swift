@@ -11,6 +11,81 @@ public enum SafeFileName {
     /// The name used when nothing usable is left.
     public static let fallback = "index.html"
 
+    /// `fromURL(string:)` is `fromURL(URL(string: text))`, `nil` when `text` is no URL; a
+    /// plain `http`/`https` URL (a host name or IPv4 address, an optional port, a path and
+    /// query of unreserved and sub-delimiter characters, no percent escapes) is read on its
+    /// bytes, without parsing it into a `URL` (`ferry list` names a million queued tasks so).
+    public static func fromURL(string text: String) -> String? {
+        if let name = plainURLName(text) { return name }
+        return URL(string: text).map(fromURL)
+    }
+
+    /// `plainURLName(_:)` is the name of a plain URL (see `fromURL(string:)`), `nil` for any
+    /// other text, which `URL` must parse.
+    static func plainURLName(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            let scheme: Int
+            if bytes.starts(with: "http://".utf8) { scheme = 7 } else if bytes.starts(with: "https://".utf8) { scheme = 8 } else { return nil }
+            var index = scheme
+            // The host: letters, digits, dots and hyphens, at least one; then an optional port.
+            while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
+            guard index > scheme else { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                index += 1
+                let digits = index
+                while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+                guard index > digits, index - digits <= 5 else { return nil }
+            }
+            // Then a path (`/...`), a query (`?...`) and a fragment (`#...`, one `#`), each optional.
+            let pathStart = index
+            var pathEnd = bytes.count
+            var fragment = false
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "#"):
+                    guard !fragment else { return nil }
+                    fragment = true
+                    pathEnd = min(pathEnd, index)
+                case UInt8(ascii: "?"):
+                    pathEnd = min(pathEnd, index)
+                case UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "@"):
+                    break
+                case let byte where isSegmentByte(byte):
+                    break
+                default:
+                    return nil
+                }
+                index += 1
+            }
+            guard pathStart == pathEnd || bytes[pathStart] == UInt8(ascii: "/") else { return nil }
+            var end = pathEnd
+            while end > pathStart, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            var start = end
+            while start > pathStart, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+            return sanitize(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+        }
+    }
+
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "-"): true
+        default: false
+        }
+    }
+
+    /// `isSegmentByte(_:)` is true for RFC 3986's unreserved and sub-delimiter characters.
+    private static func isSegmentByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
+        default: false
+        }
+    }
+
     /// The last path segment of `url`, percent-decoded, made safe.
     public static func fromURL(_ url: URL) -> String {
         let path = url.path(percentEncoded: true)

@@ -45,7 +45,7 @@ package struct JSONByteWriter: Sendable {
     package mutating func integerString(_ value: Int64) {
         separate()
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: String(value).utf8)
+        writeDigits(value)
         bytes.append(UInt8(ascii: "\""))
         afterValue = true
     }
@@ -60,12 +60,43 @@ package struct JSONByteWriter: Sendable {
 
     /// `integer(_:)` writes an integer as a JSON number.
     package mutating func integer(_ value: Int64) {
-        literal(String(value).utf8)
+        separate()
+        writeDigits(value)
+        afterValue = true
     }
 
     /// `null()` writes `null`.
     package mutating func null() {
-        literal("null".utf8)
+        literal(fixed: "null")
+    }
+
+    /// `boolean(_:)` writes `true` or `false`.
+    package mutating func boolean(_ value: Bool) {
+        literal(fixed: value ? "true" : "false")
+    }
+
+    /// `literal(fixed:)` writes fixed JSON text (a keyword) as it is.
+    private mutating func literal(fixed text: StaticString) {
+        separate()
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        afterValue = true
+    }
+
+    /// `writeDigits(_:)` writes `value` in decimal, without a `String` in between.
+    private mutating func writeDigits(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        // The magnitude as unsigned: `Int64.min` has no positive counterpart.
+        var rest = value.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[31 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            bytes.append(contentsOf: buffer[(32 - count)...])
+        }
     }
 
     private mutating func open(_ bracket: UInt8) {
@@ -88,6 +119,16 @@ package struct JSONByteWriter: Sendable {
     /// bytes that need no escape are copied whole.
     private mutating func writeString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (names, URLs, states) are printable ASCII: copied whole after one scan.
+        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         var value = value
         value.withUTF8 { utf8 in
             var copied = 0  // bytes of `utf8` before this index are written

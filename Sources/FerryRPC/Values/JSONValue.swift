@@ -61,9 +61,9 @@ public enum JSONValue: Sendable, Hashable {
 
     private func write(into writer: inout JSONByteWriter) {
         switch self {
-        case .null: writer.literal("null".utf8)
-        case .bool(let value): writer.literal((value ? "true" : "false").utf8)
-        case .integer(let value): writer.literal(String(value).utf8)
+        case .null: writer.null()
+        case .bool(let value): writer.boolean(value)
+        case .integer(let value): writer.integer(value)
         case .number(let value): writer.literal((value.isFinite ? String(value) : "null").utf8)
         case .string(let value): writer.string(value)
         case .array(let values):

@@ -57,20 +57,21 @@ struct ListCommand: AsyncParsableCommand {
         do {
             // A task shown as queued may be running in the journal (see `shownState`).
             let read = live != nil && states?.contains(.queued) == true ? states.map { $0.union([.running]) } : states
-            try journal.forEachTask(in: read) { stored in
-                var record = stored
-                record.state = ListedProgress.shownState(of: stored, live: live)
-                if let states, !states.contains(record.state) { return }
-                let progress = ListedProgress(record: record, live: live?[record.id])
-                let waits = offline && (record.state == .queued || record.state == .running)
+            try journal.forEachTask(in: read) { record in
+                // The state shown is passed beside the record: a changed copy of each record
+                // cost a tenth of the listing.
+                let shown = ListedProgress.shownState(of: record, live: live)
+                if let states, !states.contains(shown) { return }
+                let progress = ListedProgress(record: record, state: shown, live: live?[record.id])
+                let waits = offline && (shown == .queued || shown == .running)
                 // Only a download with bytes on disk, not done, can have ranges recorded.
-                let segments = json && record.state != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []
+                let segments = json && shown != .done && record.resume.durableOffset > 0 ? ((try? journal.segments(of: record.id)) ?? []) : []
                 if json {
-                    ListCommand.jsonLine(record, progress, segments: segments, waitingForNetwork: waits).write(to: &out)
+                    ListCommand.jsonLine(record, state: shown, progress, segments: segments, waitingForNetwork: waits).write(to: &out)
                 } else if table {
-                    aligned.append(ListCommand.textFields(record, progress))
+                    aligned.append(ListCommand.textFields(record, state: shown, progress))
                 } else {
-                    out.append(line: ListCommand.textFields(record, progress).joined(separator: "\t"))
+                    out.append(fields: ListCommand.textFields(record, state: shown, progress), separator: UInt8(ascii: "\t"))
                 }
             }
         } catch let error as QueueError {
@@ -83,11 +84,13 @@ struct ListCommand: AsyncParsableCommand {
         out.flush()
     }
 
-    /// `jsonLine(_:_:)` is one task as a JSON object; URLs and secret headers are masked.
-    static func jsonLine(_ record: TaskRecord, _ progress: ListedProgress, segments: [Segment] = [], waitingForNetwork: Bool = false) -> JSONLine {
+    /// `jsonLine(_:state:_:)` is one task as a JSON object, in the state shown; URLs and
+    /// secret headers are masked.
+    static func jsonLine(_ record: TaskRecord, state: TaskState, _ progress: ListedProgress, segments: [Segment] = [],
+                         waitingForNetwork: Bool = false) -> JSONLine {
         var line = JSONLine()
         line.add("id", record.id.rawValue)
-        line.add("state", record.state.rawValue)
+        line.add("state", state.rawValue)
         line.add("kind", record.kind.rawValue)
         line.add("priority", record.priority)
         line.add("urls", strings: record.spec.urls.map(\.masked))
@@ -108,7 +111,7 @@ struct ListCommand: AsyncParsableCommand {
         line.add("num_pieces", total.map(PieceMap.pieces))
         line.add("piece_length", total.map { _ in PieceMap.pieceLength })
         line.add("bitfield", total.map { total in
-            PieceMap.bitfield(done: record.state == .done ? [(Int64(0), total)] : PieceMap.doneRanges(of: record, segments: segments, completed: progress.completed),
+            PieceMap.bitfield(done: state == .done ? [(Int64(0), total)] : PieceMap.doneRanges(of: record, segments: segments, completed: progress.completed),
                               total: total)
         })
         line.add("headers", strings: record.spec.headers.map(\.masked))
@@ -135,20 +138,20 @@ struct ListCommand: AsyncParsableCommand {
         return line
     }
 
-    /// `textFields(_:_:)` are one task's fields for people: id, state, %, size, speed, ETA,
-    /// priority, name, URL (and the last error of a failed or paused task), escaped for a
-    /// terminal; `ListTable` aligns them, and without a terminal they are joined by tabs.
-    static func textFields(_ record: TaskRecord, _ progress: ListedProgress) -> [String] {
+    /// `textFields(_:state:_:)` are one task's fields for people, in the state shown: id,
+    /// state, %, size, speed, ETA, priority, name, URL (and the last error of a failed or
+    /// paused task), escaped for a terminal; `ListTable` aligns them, and without a terminal they are joined by tabs.
+    static func textFields(_ record: TaskRecord, state: TaskState, _ progress: ListedProgress) -> [String] {
         let name = TaskLabel(record).savedName
             ?? (record.spec.upload != nil ? "(upload)" : nil)
-            ?? record.spec.urls.first.flatMap { URL(string: $0.string) }.map(SafeFileName.fromURL)
+            ?? record.spec.urls.first.flatMap { SafeFileName.fromURL(string: $0.string) }
             ?? "-"
         var url = record.spec.urls.first?.masked.displayable ?? ""
         if record.spec.urls.count > 1 { url += " (+\(record.spec.urls.count - 1) mirrors)" }
         let figures = progress.columns
-        var fields = ["#\(record.id)", record.state.rawValue, figures.percent, figures.size, figures.speed, figures.eta,
+        var fields = ["#\(record.id)", state.rawValue, figures.percent, figures.size, figures.speed, figures.eta,
                       String(record.priority), name.displayable, url]
-        if let error = record.lastError, record.state == .failed || record.state == .paused { fields.append(error.displayable) }
+        if let error = record.lastError, state == .failed || state == .paused { fields.append(error.displayable) }
         return fields
     }
 }

@@ -29,7 +29,7 @@ struct JSONLine {
     /// `add(_:_:)` adds a boolean field.
     mutating func add(_ key: String, _ value: Bool) {
         writer.key(key)
-        writer.literal((value ? "true" : "false").utf8)
+        writer.boolean(value)
     }
 
     /// `add(_:_:)` adds a number field.

@@ -23,18 +23,19 @@ struct ListedProgress {
     /// and the whole size is not known.
     var sentOnly = false
 
-    /// `init(record:live:)` is the progress of `record`, live when the daemon reported it.
-    init(record: TaskRecord, live: ListedProgress?) {
-        if let live, record.state == .running {
+    /// `init(record:state:live:)` is the progress of `record` in the state shown, live when
+    /// the daemon reported it.
+    init(record: TaskRecord, state: TaskState, live: ListedProgress?) {
+        if let live, state == .running {
             self = live
             return
         }
         total = record.resume.totalLength
-        completed = record.state == .done ? (total ?? record.resume.durableOffset) : record.resume.durableOffset
+        completed = state == .done ? (total ?? record.resume.durableOffset) : record.resume.durableOffset
         speed = nil
-        connections = record.state == .running ? nil : 0
+        connections = state == .running ? nil : 0
         // A failed upload's recorded length is the body sent before the server's answer.
-        if record.state == .failed, record.spec.upload != nil, let sent = total {
+        if state == .failed, record.spec.upload != nil, let sent = total {
             completed = sent
             total = nil
             sentOnly = true

@@ -24,6 +24,17 @@ struct OutputBuffer {
         if bytes.count >= 64 * 1024 { flush() }
     }
 
+    /// `append(fields:separator:)` adds `fields` joined by `separator` and a newline, with no
+    /// joined string made in between.
+    mutating func append(fields: [String], separator: UInt8) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { bytes.append(separator) }
+            bytes.append(contentsOf: field.utf8)
+        }
+        bytes.append(0x0A)
+        if bytes.count >= 64 * 1024 { flush() }
+    }
+
     /// `flush()` writes everything collected to stdout.
     mutating func flush() {
         _ = bytes.withUnsafeBytes { SystemCall.writeAll(STDOUT_FILENO, $0) }
