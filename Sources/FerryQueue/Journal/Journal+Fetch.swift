@@ -5,7 +5,9 @@ extension Journal {
     /// `task(_:)` returns the task with `id`, or `nil` if there is none.
     public func task(_ id: TaskID) throws(QueueError) -> TaskRecord? {
         try read { db in
-            try TaskLoader.load(db, sql: "SELECT \(TaskLoader.columnList) FROM task WHERE id = ?", arguments: [id.rawValue]).first
+            // Cached: `aria2.tellStatus` reads one task per call.
+            try TaskLoader.load(db, statement: db.cachedStatement(sql: "SELECT \(TaskLoader.columnList) FROM task WHERE id = ?"),
+                                arguments: [id.rawValue], expected: 1).first
         }
     }
 
@@ -234,9 +236,9 @@ extension Journal {
     /// empty for a single-stream download.
     public func segments(of id: TaskID) throws(QueueError) -> [Segment] {
         try read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT start, "end", durable_offset FROM segment WHERE task_id = ? ORDER BY start
-                """, arguments: [id.rawValue]).map { row in
+                """), arguments: [id.rawValue]).map { row in
                 Segment(start: row["start"], end: row["end"], durableOffset: row["durable_offset"])
             }
         }

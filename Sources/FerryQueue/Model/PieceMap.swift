@@ -35,7 +35,17 @@ public enum PieceMap {
                 bytes[piece / 8] |= 0x80 >> UInt8(piece % 8)
             }
         }
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+        // Two hex digits a byte, written as ASCII bytes (a front end asks for every active
+        // task's bitfield once a second).
+        let digits: StaticString = "0123456789abcdef"
+        return digits.withUTF8Buffer { digits in
+            String(unsafeUninitializedCapacity: bytes.count * 2) { text in
+                for (index, byte) in bytes.enumerated() {
+                    text[2 * index] = digits[Int(byte >> 4)]
+                    text[2 * index + 1] = digits[Int(byte & 15)]
+                }
+                return bytes.count * 2
+            }
+        }
     }
 }
