@@ -5,7 +5,7 @@
 /// Integers that fit an `Int` become `.integer`; other numbers `.double` (a number too large
 /// for a `Double` is an error). A repeated key keeps its last value. Nesting deeper than
 /// ``maximumDepth`` is an error rather than a stack overflow. Errors name the byte offset.
-struct JSONParser {
+package struct JSONParser {
     /// The deepest nesting of arrays and dictionaries accepted, `512`.
     static let maximumDepth = 512
 
@@ -17,7 +17,7 @@ struct JSONParser {
     }
 
     /// The value in `bytes`; unless `allowsFragments`, the top level must be an array or a dictionary.
-    static func parse(_ bytes: [UInt8], allowsFragments: Bool) throws(FerryError) -> ParameterValue {
+    package static func parse(_ bytes: [UInt8], allowsFragments: Bool) throws(FerryError) -> ParameterValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         if !allowsFragments, parser.peek != UInt8(ascii: "["), parser.peek != UInt8(ascii: "{") {

@@ -20,8 +20,25 @@ public enum JSONValue: Sendable, Hashable {
     case encoded(Data)
 
     /// `parse(_:)` decodes one JSON text; `nil` when it is not JSON.
+    ///
+    /// Read by FerryKit's `JSONParser` (the response serializers'): decoding through `Codable`
+    /// tried each type in turn, and its failed tries cost a tenth of a status call.
     public static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        guard let parsed = try? JSONParser.parse(Array(data), allowsFragments: true) else { return nil }
+        return JSONValue(parsed)
+    }
+
+    /// `init(_:)` is a parsed value as a `JSONValue` (the parser makes no sets, data or dates).
+    private init(_ parsed: ParameterValue) {
+        switch parsed {
+        case .string(let text): self = .string(text)
+        case .integer(let value): self = .integer(Int64(value))
+        case .double(let value): self = .number(value)
+        case .bool(let value): self = .bool(value)
+        case .array(let values): self = .array(values.map(JSONValue.init))
+        case .dictionary(let members): self = .object(members.mapValues(JSONValue.init))
+        case .null, .set, .data, .date: self = .null
+        }
     }
 
     /// `string` is the text of a string value, else `nil`.
@@ -81,27 +98,6 @@ public enum JSONValue: Sendable, Hashable {
             writer.endObject()
         case .encoded(let text):
             writer.literal(text)
-        }
-    }
-}
-
-extension JSONValue: Decodable {
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 }
