@@ -24,7 +24,11 @@ struct GuardedChildChannel: ServerChildChannel {
         return inner.setup(channel: channel, logger: logger)
     }
 
+    /// `handle(value:logger:)` serves the connection on its own event loop (see
+    /// `EventLoopTaskExecutor`).
     func handle(value: Value, logger: Logger) async {
-        await inner.handle(value: value, logger: logger)
+        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+            await inner.handle(value: value, logger: logger)
+        }
     }
 }
