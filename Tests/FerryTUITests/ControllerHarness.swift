@@ -29,6 +29,8 @@ final class ControllerHarness {
         directory = try TemporaryDirectory(prefix: "ferry-tui-controller")
         journal = try Journal.open(at: directory.file("journal.sqlite").path).journal
         try seed(journal, directory)
+        let opened = journal
+        (activity as? FakeActivity)?.journal.withLock { $0 = opened }
         controller = QueueController(journal: journal, activity: activity, directoryMemory: directoryMemory,
                                      clock: { [clock] in clock.now })
         beforeAttach()
@@ -124,6 +126,20 @@ final class FakeActivity: TransferActivity {
     func retry(_ id: TaskID) { record("retry \(id)") }
     func remove(_ id: TaskID, deleteFile: Bool) { record("remove \(id) \(deleteFile)") }
     func journalDidChange() { record("journalDidChange") }
+
+    /// `journal` is where edits are made, as an engine makes them (the harness sets it).
+    let journal = Mutex<Journal?>(nil)
+
+    func edit(_ edit: QueueEdit, then answer: @escaping @Sendable (QueueEditOutcome) -> Void) {
+        switch edit {
+        case .add(let task): record("add \(task.spec.urls.first?.string ?? "-")")
+        case .move(let id, let up): record("move \(id) \(up ? "up" : "down")")
+        case .retarget(let id, _): record("retarget \(id)")
+        case .purge(let states): record("purge \(states.map(\.rawValue).sorted())")
+        }
+        guard let journal = journal.withLock({ $0 }) else { return answer(.failed("no journal")) }
+        answer(JournalEdits.apply(edit, to: journal))
+    }
 
     private func record(_ line: String) { log.withLock { $0.append(line) } }
 }

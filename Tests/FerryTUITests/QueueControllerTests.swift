@@ -302,12 +302,13 @@ import Testing
         let row = try #require(harness.row(named: "live.bin"))
         #expect(row.bytesTotal == 1200 && row.speed == 100 && row.eta == 9)
         #expect(harness.state.stats.downloadSpeed == 100)
-        // When the user pauses it, the engine is asked (not the journal)
+        // When the user pauses it and adds a task, the engine is asked (the front end writes
+        // no row: the engine adds it)
         harness.send(.pause(id.rawValue))
         harness.send(.addDownload(DownloadRequest(url: "http://127.0.0.1/next.bin", directory: harness.directory.path)))
         #expect(harness.waitUntil { $0.row(named: "next.bin") != nil })
-        // (the revision poll may tell the engine again that the journal changed)
-        #expect(activity.commands.prefix(2) == ["pause \(id)", "journalDidChange"])
+        // (the revision poll may tell the engine that the journal changed)
+        #expect(activity.commands.prefix(2) == ["pause \(id)", "add http://127.0.0.1/next.bin"])
         #expect(try harness.journal.task(id)?.state == .running)
         // When the engine ends the task, the row shows the journal's final state
         try harness.journal.updateState(id, to: .failed)

@@ -4,8 +4,8 @@ import Glibc
 #endif
 
 extension QueueController {
-    /// `execute(_:)` carries out one command on the worker: journal writes (or the activity
-    /// for tasks it runs), then the changed rows. Failures are reported in the dialog that
+    /// `execute(_:)` carries out one command on the worker: through the activity (the engine
+    /// makes every change), or on the journal when there is none, then the changed rows. Failures are reported in the dialog that
     /// produced the command (adds) or in the message line (everything else).
     func execute(_ command: TUICommand) {
         switch command {
@@ -30,13 +30,10 @@ extension QueueController {
         case .purge(let states):
             purge(states)
         case .move(let id, let direction):
-            do {
-                _ = try journal.move(TaskID(id), direction == .up ? .up : .down)
-                activity?.journalDidChange()
-            } catch {
-                report(error)
+            edit(.move(TaskID(id), up: direction == .up)) { outcome in
+                if case .failed(let message) = outcome { self.post([.message(StatusMessage(message, isError: true))]) }
+                self.answer(reading: true)
             }
-            answer(reading: true)
         case .setLimits(let limits):
             activity?.setLimits(limits)
         case .setTaskLimit(let id, let rate):
@@ -56,40 +53,52 @@ extension QueueController {
         }
     }
 
+    /// `edit(_:then:)` has the queue's rows changed: by the engine when there is one (the
+    /// front end writes no row itself), else on the journal (`JournalEdits`); `then` runs on
+    /// the worker with the outcome.
+    private func edit(_ edit: QueueEdit, then handle: @escaping @Sendable (QueueEditOutcome) -> Void) {
+        guard let activity else {
+            handle(JournalEdits.apply(edit, to: journal))
+            return
+        }
+        activity.edit(edit) { [worker] outcome in
+            worker.async { handle(outcome) }
+        }
+    }
+
     /// `retarget(_:to:)` gives a download new URLs (`Journal.retarget`); a paused or failed
     /// one (a link that expired waits paused) is queued again. One that is running or finished
     /// is said to be left as it is.
     private func retarget(_ id: TaskID, to urls: [TransferURL]) {
-        do {
-            guard try journal.retarget(id, to: urls) else {
-                post([.message(StatusMessage("#\(id.rawValue) cannot take a new URL now (running or finished): pause it first", isError: true))])
-                return
+        edit(.retarget(id, urls)) { outcome in
+            switch outcome {
+            case .refused:
+                self.post([.message(StatusMessage("#\(id.rawValue) cannot take a new URL now (running or finished): pause it first", isError: true))])
+            case .failed(let message):
+                self.post([.message(StatusMessage(message, isError: true))])
+            case .done:
+                break
             }
-            let state = try journal.task(id)?.state
-            if state == .paused || state == .failed {
-                change(id, to: .queued, through: activity?.resume)
-                return
-            }
-            activity?.journalDidChange()
-        } catch {
-            report(error)
+            self.answer(reading: true)
         }
-        answer(reading: true)
     }
 
     private func add(_ command: TUICommand, _ makeTask: () throws(FieldProblem) -> NewTask) {
+        let task: NewTask
         do throws(FieldProblem) {
-            let task = try makeTask()
-            do {
-                _ = try journal.insert(task)
-            } catch {
-                throw FieldProblem(error.description)
-            }
-            if case .addDownload(let request) = command { directoryMemory?.save(request.directory) }
-            activity?.journalDidChange()
-            answer(reading: true)
+            task = try makeTask()
         } catch {
             post([.rejected(command, error)])
+            return
+        }
+        edit(.add(task)) { outcome in
+            guard case .done = outcome else {
+                let message = if case .failed(let text) = outcome { text } else { "the task was not added" }
+                self.post([.rejected(command, FieldProblem(message))])
+                return
+            }
+            if case .addDownload(let request) = command { self.directoryMemory?.save(request.directory) }
+            self.answer(reading: true)
         }
     }
 
@@ -98,15 +107,18 @@ extension QueueController {
     private func purge(_ states: Set<TaskState>) {
         let finished = states.intersection([.done, .failed, .cancelled])
         guard !finished.isEmpty else { return }
-        do {
-            let removed = try journal.removeAll(in: finished)
-            let names = finished.map(\.label).sorted().joined(separator: " or ")
-            post([.message(StatusMessage("Removed \(removed) \(names) task\(removed == 1 ? "" : "s"); files kept"))])
-            if removed > 0 { activity?.journalDidChange() }
-        } catch {
-            report(error)
+        edit(.purge(finished)) { outcome in
+            switch outcome {
+            case .done(let removed):
+                let names = finished.map(\.label).sorted().joined(separator: " or ")
+                self.post([.message(StatusMessage("Removed \(removed) \(names) task\(removed == 1 ? "" : "s"); files kept"))])
+            case .failed(let message):
+                self.post([.message(StatusMessage(message, isError: true))])
+            case .refused:
+                break
+            }
+            self.answer(reading: true)
         }
-        answer(reading: true)
     }
 
     private func change(_ id: TaskID, to target: TaskState, through engine: ((TaskID) -> Void)?) {

@@ -57,6 +57,21 @@ public final class SchedulerActivity: TransferActivity {
     public func setTaskLimit(_ id: TaskID, _ rate: Int64?) {
         commands.yield { try? await $0.setMaxDownloadLimit(rate, for: id) }
     }
+    /// `edit(_:then:)` makes the change on the scheduler's journal and tells the scheduler (a
+    /// retargeted task that was paused or failed is resumed through it).
+    public func edit(_ edit: QueueEdit, then answer: @escaping @Sendable (QueueEditOutcome) -> Void) {
+        commands.yield { scheduler in
+            let journal = await scheduler.journal
+            let outcome = JournalEdits.apply(edit, to: journal, requeue: false)
+            if case .retarget(let id, _) = edit, outcome == .done(count: 1),
+               let state = try? journal.task(id)?.state, state == .paused || state == .failed {
+                _ = await scheduler.resume([id])
+            } else if case .done = outcome {
+                await scheduler.journalDidChange()
+            }
+            answer(outcome)
+        }
+    }
     public func setLimits(_ limits: TransferLimits) {
         commands.yield { scheduler in
             await scheduler.setLimits(maximumConcurrent: limits.maximumConcurrent, maximumPerHost: limits.maximumPerHost)

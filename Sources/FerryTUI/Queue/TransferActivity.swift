@@ -36,6 +36,33 @@ public protocol TransferActivity: AnyObject, Sendable {
     func pause(_ ids: [TaskID])
     /// `resume(_:)` queues several paused tasks again at once (`P`); one at a time by default.
     func resume(_ ids: [TaskID])
+    /// `edit(_:then:)` changes the queue's rows as the user asked (an add, a move, new URLs,
+    /// a purge), in order with the other commands, and calls `answer` with the outcome, from
+    /// any thread. The engine makes the change: the front end writes no row itself.
+    func edit(_ edit: QueueEdit, then answer: @escaping @Sendable (QueueEditOutcome) -> Void)
+}
+
+/// `QueueEdit` is a change of the queue's rows the user asked for in the front end.
+public enum QueueEdit: Sendable {
+    /// `add` queues a new task.
+    case add(NewTask)
+    /// `move` moves a task one place up (`up`) or down in the queue.
+    case move(TaskID, up: Bool)
+    /// `retarget` gives a download new URLs (a paused or failed one is queued again).
+    case retarget(TaskID, [TransferURL])
+    /// `purge` removes every task in the given finished states (files are kept).
+    case purge(Set<TaskState>)
+}
+
+/// `QueueEditOutcome` is what became of a `QueueEdit`.
+public enum QueueEditOutcome: Sendable, Equatable {
+    /// `done` means the change was made; `count` is the tasks a purge removed (else 1).
+    case done(count: Int)
+    /// `refused` means the task could not take it now (a retarget of a running or finished
+    /// download).
+    case refused
+    /// `failed` means the change could not be made; the text says why.
+    case failed(String)
 }
 
 extension TransferActivity {

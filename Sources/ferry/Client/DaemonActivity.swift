@@ -26,10 +26,11 @@ final class DaemonActivity: TransferActivity {
     /// session stops the daemon after the UI has closed.
     var stopRequested: Bool { stopAsked.load(ordering: .acquiring) }
 
-    /// `Call` is one RPC call to make for the user.
+    /// `Call` is one RPC call to make for the user; `answer`, when given, takes its outcome.
     private struct Call: Sendable {
         let method: String
         let params: [JSONValue]
+        var answer: (@Sendable (Result<JSONValue, ControlClient.Failure>) -> Void)?
     }
 
     /// `init(socketPath:)` sends commands to the daemon listening on `socketPath`.
@@ -40,7 +41,12 @@ final class DaemonActivity: TransferActivity {
         Task { [socketPath] in
             for await call in stream {
                 // A refused action (the task changed meanwhile) shows in the journal the UI reads.
-                _ = try? await ControlClient.call(socketPath: socketPath, method: call.method, params: call.params)
+                do throws(ControlClient.Failure) {
+                    let result = try await ControlClient.call(socketPath: socketPath, method: call.method, params: call.params)
+                    call.answer?(.success(result))
+                } catch {
+                    call.answer?(.failure(error))
+                }
             }
         }
     }
@@ -93,6 +99,47 @@ final class DaemonActivity: TransferActivity {
 
     func setTaskLimit(_ id: TaskID, _ rate: Int64?) {
         send("aria2.changeOption", [gid(id), ["max-download-limit": .string(String(rate ?? 0))]])
+    }
+
+    /// `edit(_:then:)` asks the daemon to make the change (`ferry.add`, `ferry.move`,
+    /// `ferry.retarget`, `ferry.purge`), in order with the other commands.
+    func edit(_ edit: QueueEdit, then answer: @escaping @Sendable (QueueEditOutcome) -> Void) {
+        let method: String
+        let params: [JSONValue]
+        switch edit {
+        case .add(let task):
+            (method, params) = ("ferry.add", [.array([TaskRequest.json(task)])])
+        case .move(let id, let up):
+            (method, params) = ("ferry.move", [gid(id), .string(up ? "up" : "down")])
+        case .retarget(let id, let urls):
+            (method, params) = ("ferry.retarget", [gid(id), .array(urls.map { .string($0.string) })])
+        case .purge(let states):
+            (method, params) = ("ferry.purge", [.array(states.map(\.rawValue).sorted().map { .string($0) }), .bool(false)])
+        }
+        commands.yield(Call(method: method, params: params) { result in
+            answer(Self.outcome(of: edit, result))
+        })
+    }
+
+    /// `outcome(of:_:)` reads the daemon's answer to an edit.
+    static func outcome(of edit: QueueEdit, _ result: Result<JSONValue, ControlClient.Failure>) -> QueueEditOutcome {
+        let answer: JSONValue
+        switch result {
+        case .success(let value): answer = value
+        case .failure(.rpc(let error)): return .failed(error.message)
+        case .failure(.noDaemon): return .failed("the daemon stopped: nothing was changed")
+        case .failure(let error): return .failed("the daemon did not answer as expected (\(error))")
+        }
+        switch edit {
+        case .add:
+            return answer.arrayValue?.count == 1 ? .done(count: 1) : .failed("the daemon's answer to ferry.add is not understood")
+        case .move:
+            return .done(count: 1)
+        case .retarget:
+            return answer.objectValue?["retargeted"] == .bool(true) ? .done(count: 1) : .refused
+        case .purge:
+            return .done(count: Int(answer.objectValue?["removed"]?.integerValue ?? 0))
+        }
     }
 
     private func send(_ method: String, _ params: [JSONValue]) {
