@@ -7,7 +7,7 @@
 /// attempts that did not move the download on spend the retry budget (a server that drops
 /// every few hundred KB still delivers), and the delay grows with every failed attempt,
 /// a server's `Retry-After` winning (capped by the policy). A pure value: no clock, no I/O.
-public struct AttemptBudget: Sendable, Equatable {
+package struct AttemptBudget: Sendable, Equatable {
     /// `maximumRestarts` is the fresh starts allowed after the file changed on the server, `3`.
     public static let maximumRestarts = 3
 

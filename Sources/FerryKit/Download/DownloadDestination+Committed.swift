@@ -14,7 +14,7 @@ extension DownloadDestination {
     ///
     /// With an `owner`, only its own `.part` counts (`PartOwnership`): a `.part` another
     /// process made, or a hard link a user planted, is never taken for a committed download.
-    public func recoverCommittedFile(owner: CommitMark? = nil) -> URL? {
+    package func recoverCommittedFile(owner: CommitMark? = nil) -> URL? {
         let partPath = partialFilePath(for: owner)
         var part = stat()
         guard lstat(partPath, &part) == 0, part.st_mode & S_IFMT == S_IFREG, part.st_nlink > 1 else { return nil }
@@ -48,7 +48,7 @@ extension DownloadDestination {
     /// `CommitMark`) committed before a kill: the first of the names a commit tries (`name`,
     /// `name.1.ext`, ...) that is a regular file carrying `mark` (symlinks never followed);
     /// `nil` when there is none (the download did not reach its name).
-    public func recoverMarkedFile(_ mark: CommitMark) -> URL? {
+    package func recoverMarkedFile(_ mark: CommitMark) -> URL? {
         for candidate in commitPaths {
             var status = stat()
             guard lstat(candidate, &status) == 0 else { return nil }
@@ -66,7 +66,7 @@ extension DownloadDestination {
     /// With an `owner`, its `.part` is also looked for where `partialFilePath(for:)` finds it
     /// (another's `.part` at the name made it take the next one).
     @discardableResult
-    public func removeLeftoverPartialFile(of finishedFile: String, owner: CommitMark? = nil) -> Bool {
+    package func removeLeftoverPartialFile(of finishedFile: String, owner: CommitMark? = nil) -> Bool {
         var file = stat()
         guard lstat(finishedFile, &file) == 0 else { return false }
         let candidates = owner == nil ? [partialFilePath] : [partialFilePath, partialFilePath(for: owner)]

@@ -18,12 +18,12 @@ public struct DownloadPolicy: Sendable, Hashable {
     public var keepsPartialNameAfterCommit = false
     /// The mark that lets a small download skip its `.part` (see `CommitMark`); `nil` (always a
     /// `.part`) by default.
-    public var commitMark: CommitMark?
+    package var commitMark: CommitMark?
     /// The mark every `.part` of this download carries (its journal and task, see
     /// `PartOwnership`): a `.part` without it is another's and is never removed, reopened or
     /// adopted; the download then uses the next free `.part` name. `nil` (the `.part` at the
     /// name is taken as this download's) by default.
-    public var owner: CommitMark?
+    package var owner: CommitMark?
     /// Whether the first response is read for Metalink/HTTP (RFC 6249): its digest
     /// (`Repr-Digest`, `Digest`) checks the file when nothing else does, and a download from
     /// several connections spreads them over its `Link: rel=duplicate` mirrors; the delegate

@@ -72,7 +72,7 @@ extension DownloadDestination {
     /// `NAME.2.EXT.part`, ... (the first that is free or its own; see `PartOwnership`, an
     /// unmarked one only when `resuming` recorded bytes). Without an owner it is
     /// ``partialFilePath``.
-    public func partialFilePath(for owner: CommitMark?, resuming: Bool = false) -> String {
+    package func partialFilePath(for owner: CommitMark?, resuming: Bool = false) -> String {
         guard let owner else { return partialFilePath }
         for counter in 0...10_000 {
             let name = counter == 0 ? fileName : SafeFileName.numbered(fileName, counter)
@@ -85,7 +85,7 @@ extension DownloadDestination {
     /// `removePartialFile(at:owner:)` removes the `.part` at `path` when it is `owner`'s (or
     /// its owner cannot be told), never another's; returns whether it did.
     @discardableResult
-    public static func removePartialFile(at path: String, owner: CommitMark?) -> Bool {
+    package static func removePartialFile(at path: String, owner: CommitMark?) -> Bool {
         if let owner, !PartOwnership.of(path, owner: owner).isUsable(adoptingUnmarked: false) { return false }
         return unlink(path) == 0
     }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Used on one thread at a time: the engine's while the transfer runs, then the completion
 /// thread's, which makes it durable, then the naming thread's, which names it.
-public final class PartialFile {
+package final class PartialFile {
     /// Where the partial file lives.
     public var url: URL { URL(fileURLWithPath: path) }
     /// ``url``'s path.

@@ -60,7 +60,7 @@ public struct PieceHashes: Sendable, Hashable {
 
 /// `VerifiedPieces` is a set of piece indices as the journal keeps it: ranges `a-b` joined
 /// by commas ("0-41,43-99").
-public enum VerifiedPieces {
+package enum VerifiedPieces {
     public static func encode(_ pieces: Set<Int>) -> String {
         var parts: [String] = []
         var start: Int?

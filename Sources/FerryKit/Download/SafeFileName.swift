@@ -5,7 +5,7 @@ import Foundation
 /// The result has no `/`, `\`, NUL or control characters, no leading dot, is not `.` or `..`,
 /// and fits the file system's 255-byte limit together with the `.part` suffix, shortened on a
 /// UTF-8 boundary keeping the extension.
-public enum SafeFileName {
+package enum SafeFileName {
     /// The most bytes a name may have, leaving room for `.part`.
     public static let maximumBytes = 255 - 5
     /// The name used when nothing usable is left.

@@ -1,6 +1,6 @@
 /// `JSONString` writes a string as a JSON string literal: the one escaping rule of the project
 /// (the JSON serializer and the command line's JSON lines share it).
-public enum JSONString {
+package enum JSONString {
     /// `append(_:to:escapingSlashes:)` appends `string` quoted, with `"`, `\`, control
     /// characters and, when `escapingSlashes` is `true` (Foundation's default), `/` escaped.
     public static func append(_ string: String, to output: inout String, escapingSlashes: Bool = false) {

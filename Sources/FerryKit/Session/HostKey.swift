@@ -2,7 +2,7 @@
 /// scheme's default port filled in, so that the per-host limits of a session and of a queue
 /// count the same transfers together. Read off the text's bytes without a URL parser (it runs
 /// for every transfer started).
-public enum HostKey {
+package enum HostKey {
     /// `of(_:)` is the key of `url` (its own text when it has no `scheme://`).
     public static func of(_ url: String) -> String {
         var url = url

@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Threads: `submit(_:)`, `enqueue(_:)` and `stop()` are called from any thread; the work runs
 /// on the bookkeeping thread only. `@unchecked Sendable`: the queue is behind a `Mutex`.
-public final class BookkeepingThread: SerialExecutor, @unchecked Sendable {
+package final class BookkeepingThread: SerialExecutor, @unchecked Sendable {
     /// `niceness` is the nice value bookkeeping threads run at (0 is the default priority).
     public static let niceness: Int32 = 5
 

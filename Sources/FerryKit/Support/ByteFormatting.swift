@@ -1,7 +1,7 @@
 /// `ByteFormatting` writes sizes, speeds, durations and percentages the one way the command
 /// line and the terminal UI both show them: binary units, no locale, short enough for a
 /// table column (`"999 B"`, `"1.5 MiB"`, `"15 MiB/s"`, `"59s"`, `"1m05s"`, `"42%"`).
-public enum ByteFormatting {
+package enum ByteFormatting {
     private static let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
 
     /// `size(_:)` formats a byte count in at most 8 columns: one decimal below 10 units

@@ -2,7 +2,7 @@ import CFerrySystem
 import Glibc
 
 /// `SystemCall` runs POSIX calls with `EINTR` retried in one place, for every layer.
-public enum SystemCall {
+package enum SystemCall {
     /// `retrying(_:)` calls `body` again while it fails with `EINTR`; returns its result
     /// (`errno` is left as the last call set it).
     @inlinable

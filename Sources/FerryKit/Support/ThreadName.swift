@@ -2,7 +2,7 @@ import CFerrySystem
 
 /// `ThreadName` names the calling thread for the kernel, so `top -H`, `ps -L` and debuggers
 /// show it (Foundation's `Thread.name` does not reach the kernel on Linux).
-public enum ThreadName {
+package enum ThreadName {
     /// `setCurrent(_:)` names the calling thread; the kernel keeps the first 15 bytes.
     public static func setCurrent(_ name: String) {
         _ = csystem_set_thread_name(name)

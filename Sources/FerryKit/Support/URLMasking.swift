@@ -8,7 +8,7 @@ import Foundation
 /// info), and so do the values of query parameters whose names say they are secrets
 /// (`token`, `access_token`, `sig`, `password`, ...). A header is secret when its name is
 /// one of ``secretHeaderNames`` or contains one of ``secretHeaderNameFragments``.
-public enum URLMasking {
+package enum URLMasking {
     /// Query parameter names whose values are masked (compared lowercased, after percent-decoding).
     public static let secretQueryNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "auth", "apikey", "api_key", "key",
