@@ -297,6 +297,21 @@ extension Journal {
         pageSize: Int = 500,
         _ body: (TaskRecord) throws -> Void
     ) throws {
+        try forEachPage(in: states, pageSize: pageSize) { page in
+            for record in page {
+                try body(record)
+            }
+        }
+    }
+
+    /// `forEachPage(in:pageSize:_:)` is `forEachTask(in:pageSize:_:)` a page at a time: each
+    /// call of `body` gets the next at most `pageSize` tasks in queue order (a caller that
+    /// hands pages to another thread reads the next one meanwhile).
+    public func forEachPage(
+        in states: Set<TaskState>? = nil,
+        pageSize: Int = 500,
+        _ body: ([TaskRecord]) throws -> Void
+    ) throws {
         let (filter, filterArguments) = Journal.stateFilter(states)
         let size = max(1, pageSize)
         var last: QueuePlace?
@@ -304,9 +319,7 @@ extension Journal {
             let page = try read { db in
                 try Journal.page(db, filter: filter, arguments: filterArguments, after: last, limit: size)
             }
-            for record in page {
-                try body(record)
-            }
+            if !page.isEmpty { try body(page) }
             guard page.count == size, let tail = page.last else { return }
             last = QueuePlace(tail)
         }
