@@ -21,7 +21,9 @@ extension Journal {
     /// `tasks(ids:)` returns the tasks with the given ids that exist, in id order, reading
     /// `TaskLoader.chunkSize` at a time.
     public func tasks(ids: some Collection<TaskID>) throws(QueueError) -> [TaskRecord] {
-        let values = ids.map(\.rawValue).sorted()
+        // A closure, not `\.rawValue`: in this generic function the key path was made anew
+        // at run time on every call (a tenth of `tellActive`).
+        let values = ids.map { $0.rawValue }.sorted()
         guard !values.isEmpty else { return [] }
         return try read { db in
             var records: [TaskRecord] = []

@@ -26,6 +26,9 @@ final class TokenGate: Sendable {
     /// refused as busy, or a caller cancelled while it waited (its call must not run early).
     static func answer(to outcome: TokenThrottle.Outcome) async -> Bool {
         guard case .answer(let matched, let due) = outcome else { return false }
+        // A turn due now is answered at once: a sleep, even of nothing, hands the call to
+        // Swift's global pool and back (a tenth of a single status call).
+        guard due > ContinuousClock.now else { return matched && !Task.isCancelled }
         do {
             try await Task.sleep(until: due, clock: .continuous)
         } catch {
