@@ -11,18 +11,12 @@ import Testing
 /// it is attached to, as RPC calls, and their outcomes come back to the UI.
 @Suite(.serialized) struct DaemonActivityEditTests {
     @Test func addsMovesRetargetsAndPurgesAreMadeByTheDaemon() async throws {
-        // Given a daemon and the UI's activity attached to it (once its control.sock answers:
-        // the TCP door may open first)
+        // Given a daemon and the UI's activity attached to it
         let state = try TemporaryDirectory()
         defer { state.remove() }
         let daemon = try FerryDaemon.start(stateDirectory: state.url)
         defer { daemon.stop() }
         let socket = state.url.appendingPathComponent("control.sock").path
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(30)
-        while (try? await ControlClient.call(socketPath: socket, method: "ferry.engine")) == nil, clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
         let activity = DaemonActivity(socketPath: socket)
         func edit(_ change: QueueEdit) async -> QueueEditOutcome {
             await withCheckedContinuation { continuation in

@@ -27,7 +27,8 @@ public final class FerryDaemon: Sendable {
     }
 
     /// `start(stateDirectory:port:arguments:)` starts the daemon and returns once its TCP port
-    /// accepts connections (at most 30 s); `port` `nil` picks a free one.
+    /// and its `control.sock` accept connections (at most 30 s; the TCP door may open first);
+    /// `port` `nil` picks a free one.
     public static func start(stateDirectory: URL, port: Int? = nil, arguments: [String] = []) throws -> FerryDaemon {
         let port = try port ?? Loopback.freePort()
         var environment = ProcessInfo.processInfo.environment
@@ -37,7 +38,10 @@ public final class FerryDaemon: Sendable {
             arguments: ["daemon", "--state-dir", stateDirectory.path, "--rpc-port", String(port)] + arguments,
             environment: environment
         )
-        guard Loopback.waitUntilAccepting(port: port, timeout: .seconds(30), while: { process.isRunning }) else {
+        let socket = stateDirectory.appendingPathComponent("control.sock").path
+        guard Loopback.waitUntil(timeout: .seconds(30), while: { process.isRunning }, {
+            Loopback.isAccepting(port: port) && Loopback.isAccepting(socketPath: socket)
+        }) else {
             process.kill()
             let output = String(decoding: process.standardError, as: UTF8.self)
             throw TestSupportError("ferry daemon did not listen on \(port): \(output)")

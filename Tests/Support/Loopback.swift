@@ -53,18 +53,44 @@ public enum Loopback {
         return true
     }
 
+    /// `isAccepting(socketPath:)` is true when a Unix socket at `path` accepts a connection.
+    public static func isAccepting(socketPath path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            let name = Array(path.utf8)
+            guard name.count < bytes.count else { return false }
+            for (index, byte) in name.enumerated() { bytes[index] = byte }
+            return true
+        }
+        return fits && withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
     /// `waitUntilAccepting(port:timeout:while:)` polls every 20 ms until the port accepts
     /// connections (`true`), `timeout` passes or `stillRunning` turns `false` (`false`).
     public static func waitUntilAccepting(
         port: Int, timeout: Duration, while stillRunning: () -> Bool
     ) -> Bool {
+        waitUntil(timeout: timeout, while: stillRunning) { isAccepting(port: port) }
+    }
+
+    /// `waitUntil(timeout:while:_:)` polls `accepting` every 20 ms until it holds (`true`),
+    /// `timeout` passes or `stillRunning` turns `false` (`false`).
+    public static func waitUntil(timeout: Duration, while stillRunning: () -> Bool, _ accepting: () -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout.seconds)
         while Date() < deadline {
-            if isAccepting(port: port) { return true }
+            if accepting() { return true }
             if !stillRunning() { return false }
             usleep(20_000)
         }
-        return isAccepting(port: port)
+        return accepting()
     }
 
     /// `control(port:target:)` is a test server's control endpoint (`GET target`), which

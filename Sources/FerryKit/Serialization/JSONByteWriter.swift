@@ -65,6 +65,12 @@ package struct JSONByteWriter: Sendable {
         afterValue = true
     }
 
+    /// `number(_:)` writes a number; one that is not finite (JSON has none) as `null`.
+    package mutating func number(_ value: Double) {
+        guard value.isFinite else { return null() }
+        literal(String(value).utf8)
+    }
+
     /// `null()` writes `null`.
     package mutating func null() {
         literal(fixed: "null")
@@ -82,21 +88,10 @@ package struct JSONByteWriter: Sendable {
         afterValue = true
     }
 
-    /// `writeDigits(_:)` writes `value` in decimal, without a `String` in between.
+    /// `writeDigits(_:)` writes `value` in decimal (a `String` of up to 20 digits is stored
+    /// inline: nothing is allocated).
     private mutating func writeDigits(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        // The magnitude as unsigned: `Int64.min` has no positive counterpart.
-        var rest = value.magnitude
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: room for 20 digits
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[31 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            bytes.append(contentsOf: buffer[(32 - count)...])
-        }
+        bytes.append(contentsOf: String(value).utf8)
     }
 
     private mutating func open(_ bracket: UInt8) {

@@ -28,20 +28,10 @@ extension Journal {
         return try read { db in
             var records: [TaskRecord] = []
             records.reserveCapacity(values.count)
-            var start = 0
-            while start < values.count {
-                let chunk = Array(values[start..<min(start + TaskLoader.chunkSize, values.count)])
-                // The list is padded (with its last id) to a power of two: a few statement
-                // texts, each prepared once and cached (a front end asks for the running
-                // tasks every second; preparing 34 columns each time cost a fifth of a call).
-                var width = 1
-                while width < chunk.count { width *= 2 }
-                let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: width - chunk.count)
-                let marks = Array(repeating: "?", count: width).joined(separator: ",")
+            try TaskLoader.forEachChunk(of: values) { marks, arguments, count in
                 records += try TaskLoader.load(db, statement: db.cachedStatement(sql: """
                     SELECT \(TaskLoader.columnList) FROM task WHERE id IN (\(marks)) ORDER BY id
-                    """), arguments: StatementArguments(padded), expected: chunk.count)
-                start += TaskLoader.chunkSize
+                    """), arguments: arguments, expected: count)
             }
             return records
         }

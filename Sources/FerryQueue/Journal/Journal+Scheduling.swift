@@ -216,7 +216,7 @@ extension Journal {
         let values = ids.map(\.rawValue)
         return try read { db in
             var result: [TaskID: TaskState] = [:]
-            try TaskLoader.forEachChunk(of: values) { marks, arguments in
+            try TaskLoader.forEachChunk(of: values) { marks, arguments, _ in
                 for row in try Row.fetchAll(db, sql: "SELECT id, state FROM task WHERE id IN (\(marks))", arguments: arguments) {
                     if let state = TaskState(rawValue: row["state"]) {
                         result[TaskID(row["id"] as Int64)] = state

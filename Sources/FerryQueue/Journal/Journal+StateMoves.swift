@@ -28,13 +28,13 @@ extension Journal {
                 }
             }
             if let ids {
-                try TaskLoader.forEachChunk(of: Array(Set(ids.map(\.rawValue)))) { marks, arguments in
+                try TaskLoader.forEachChunk(of: Array(Set(ids.map(\.rawValue)))) { marks, arguments, _ in
                     try select("SELECT id, state FROM task \(filter) AND id IN (\(marks))", filterArguments + arguments)
                 }
             } else {
                 try select("SELECT id, state FROM task \(filter)", filterArguments)
             }
-            try TaskLoader.forEachChunk(of: left.keys.map(\.rawValue)) { marks, arguments in
+            try TaskLoader.forEachChunk(of: left.keys.map(\.rawValue)) { marks, arguments, _ in
                 try db.execute(sql: "UPDATE task SET state = ?, updated_at = ?\(stamp) WHERE id IN (\(marks))",
                                arguments: [state.rawValue, time] + stampArguments + arguments)
             }

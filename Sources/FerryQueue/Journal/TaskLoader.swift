@@ -8,12 +8,20 @@ enum TaskLoader {
     static let chunkSize = 500
 
     /// `forEachChunk(of:_:)` calls `body` with each run of at most `chunkSize` of `ids`, in
-    /// order, as the placeholders of an `IN (...)` list and their arguments.
-    static func forEachChunk(of ids: [Int64], _ body: (_ marks: String, _ arguments: StatementArguments) throws -> Void) rethrows {
+    /// order, as the placeholders of an `IN (...)` list and their arguments, and how many ids
+    /// the run holds. The list is padded with its last id to a power of two (a repeated id
+    /// matches nothing more): a statement has a few texts, each prepared once and cached
+    /// (preparing 34 columns for each list of running tasks cost a fifth of `tellActive`).
+    static func forEachChunk(
+        of ids: [Int64], _ body: (_ marks: String, _ arguments: StatementArguments, _ count: Int) throws -> Void
+    ) rethrows {
         var start = 0
         while start < ids.count {
-            let chunk = ids[start..<min(start + chunkSize, ids.count)]
-            try body(Array(repeating: "?", count: chunk.count).joined(separator: ","), StatementArguments(Array(chunk)))
+            let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
+            var width = 1
+            while width < chunk.count { width *= 2 }
+            let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: width - chunk.count)
+            try body(Array(repeating: "?", count: width).joined(separator: ","), StatementArguments(padded), chunk.count)
             start += chunkSize
         }
     }

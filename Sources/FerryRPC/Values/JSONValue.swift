@@ -81,7 +81,7 @@ public enum JSONValue: Sendable, Hashable {
         case .null: writer.null()
         case .bool(let value): writer.boolean(value)
         case .integer(let value): writer.integer(value)
-        case .number(let value): writer.literal((value.isFinite ? String(value) : "null").utf8)
+        case .number(let value): writer.number(value)
         case .string(let value): writer.string(value)
         case .array(let values):
             writer.beginArray()

@@ -5,8 +5,9 @@ import Glibc
 
 extension QueueController {
     /// `execute(_:)` carries out one command on the worker: through the activity (the engine
-    /// makes every change), or on the journal when there is none, then the changed rows. Failures are reported in the dialog that
-    /// produced the command (adds) or in the message line (everything else).
+    /// makes every change), or on the journal when there is none, then the changed rows.
+    /// Failures are reported in the dialog that produced the command (adds) or in the message
+    /// line (everything else).
     func execute(_ command: TUICommand) {
         switch command {
         case .addDownload(let request):

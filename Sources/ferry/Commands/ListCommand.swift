@@ -159,7 +159,8 @@ struct ListCommand: AsyncParsableCommand {
 
     /// `textFields(_:state:_:)` are one task's fields for people, in the state shown: id,
     /// state, %, size, speed, ETA, priority, name, URL (and the last error of a failed or
-    /// paused task), escaped for a terminal; `ListTable` aligns them, and without a terminal they are joined by tabs.
+    /// paused task), escaped for a terminal; `ListTable` aligns them, and without a terminal
+    /// they are joined by tabs.
     static func textFields(_ record: TaskRecord, state: TaskState, _ progress: ListedProgress) -> [String] {
         let name = TaskLabel(record).savedName
             ?? (record.spec.upload != nil ? "(upload)" : nil)

@@ -35,7 +35,7 @@ struct JSONLine {
     /// `add(_:_:)` adds a number field.
     mutating func add(_ key: String, _ value: Double) {
         writer.key(key)
-        writer.literal((value.isFinite ? String(value) : "null").utf8)
+        writer.number(value)
     }
 
     /// `add(_:strings:)` adds an array of strings.
