@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -58,19 +59,7 @@ public enum Loopback {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let fits = withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            let name = Array(path.utf8)
-            guard name.count < bytes.count else { return false }
-            for (index, byte) in name.enumerated() { bytes[index] = byte }
-            return true
-        }
-        return fits && withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                systemConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
+        return SystemCall.connect(fd, toSocketAt: path)
     }
 
     /// `waitUntilAccepting(port:timeout:while:)` polls every 20 ms until the port accepts

@@ -35,6 +35,24 @@ package enum SystemCall {
         return nil
     }
 
+    /// `connect(_:toSocketAt:)` connects the Unix stream socket `descriptor` to the socket at
+    /// `path`; false when the path does not fit a socket address or nothing accepts there.
+    package static func connect(_ descriptor: Int32, toSocketAt path: String) -> Bool {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            let name = Array(path.utf8)
+            guard name.count < bytes.count else { return false }
+            for (index, byte) in name.enumerated() { bytes[index] = byte }
+            return true
+        }
+        return fits && withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
     /// `fileStatus(_:)` is `stat(2)`, following symbolic links; `nil` with `errno` set on failure.
     public static func fileStatus(_ path: String) -> stat? {
         var status = stat()

@@ -1,3 +1,4 @@
+import FerryKit
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -69,20 +70,7 @@ public enum ControlClient {
     private static func connectedSocket(_ path: String) throws(Failure) -> Int32 {
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .noDaemon }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let fits = withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            let name = Array(path.utf8)
-            guard name.count < bytes.count else { return false }
-            for (index, byte) in name.enumerated() { bytes[index] = byte }
-            return true
-        }
-        let connected = fits && withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
-        guard connected else {
+        guard SystemCall.connect(fd, toSocketAt: path) else {
             close(fd)
             throw .noDaemon
         }
