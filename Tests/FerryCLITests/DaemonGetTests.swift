@@ -66,6 +66,26 @@ import Testing
         #expect(daemon.process.isRunning)
     }
 
+    @Test func eachRetryOfADownloadTheDaemonRunsIsReportedOnceAsARunOfItsOwnReportsIt() throws {
+        // Given a server answering 503 and a daemon running the queue.
+        let server = try FaultServer.start()
+        let state = try TemporaryDirectory()
+        defer { server.stop(); state.remove() }
+        let daemon = try FerryDaemon.start(stateDirectory: state.file("state"))
+        defer { daemon.stop() }
+
+        // When a download with two retries is handed to it.
+        let result = try ferry(["get", "--retries", "2", "-d", state.file("out").path, server.url("/status/503").absoluteString],
+                               state: state.file("state"))
+
+        // Then each retry and the final failure are said once, as ExitStatusTests expects of a
+        // run of its own, and the run ends with status 1.
+        #expect(result.exitStatus == 1, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("ferry:") && $0.contains("503") }
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(lines.filter { $0.contains("retrying in") }.count == 2, "\(result.stderr)")
+    }
+
     @Test func aGetWaitingBehindTheDaemonsOtherTransfersSaysSo() throws {
         // Given a daemon running one transfer at a time, busy with a slow download.
         let www = try TemporaryDirectory(worldReadable: true)

@@ -34,8 +34,9 @@ public struct ResumableDownloadDelegateFactory: DownloadDelegateFactory {
     public var defaultMinSplitSize = SegmentedDownload.defaultMinSplitSize
 
     /// `sourceNote` hears, in words, what a download from several sources does about one it
-    /// dropped ("... answered 404; trying the next mirror"); nothing by default.
-    public var sourceNote: @Sendable (TaskID, String) -> Void = { _, _ in }
+    /// dropped ("... answered 404; trying the next mirror"); the scheduler publishes each as a
+    /// `SchedulerEvent.note`.
+    var sourceNote: @Sendable (TaskID, String) -> Void = { _, _ in }
 
     /// `journalIdentity` is `journal.identity()`, the first part of the tasks' `CommitMark`s;
     /// `nil` when it could not be read (every download then uses a `.part`).

@@ -148,7 +148,14 @@ public actor Scheduler {
     ) {
         self.journal = journal
         self.configuration = configuration
-        self.delegateFactory = delegateFactory ?? ResumableDownloadDelegateFactory(journal: journal)
+        var factory = delegateFactory ?? ResumableDownloadDelegateFactory(journal: journal)
+        if var resumable = factory as? ResumableDownloadDelegateFactory {
+            // What a download does about its sources is an event, for whoever follows it.
+            let hub = hub
+            resumable.sourceNote = { id, text in hub.publish(.note(id, text)) }
+            factory = resumable
+        }
+        self.delegateFactory = factory
         attempts = AttemptPolicy(retryPolicy: configuration.retryPolicy)
         runnable = Journal.RunnableFilter(only: configuration.onlyTasks)
         var sessionConfiguration = SessionConfiguration()

@@ -24,6 +24,9 @@ public enum SchedulerEvent: Sendable {
     /// `willRetry` means the attempt that is about to end (`ended`, state `queued`, follows)
     /// failed and the task is tried again after `delay` seconds.
     case willRetry(TaskID, delay: Double)
+    /// `note` is what a download from several sources did about one of them, in words ("...
+    /// answered 404; trying the next mirror"): a line its follower shows.
+    case note(TaskID, String)
     /// `journalChanged` means rows changed (this scheduler's or another process's): views
     /// of the queue should be read again.
     case journalChanged

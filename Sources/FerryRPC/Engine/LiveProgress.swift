@@ -31,7 +31,7 @@ public final class LiveProgress: Sendable {
             snapshots.withLock { $0[id] = progress }
         case .ended(let id, _, _, _):
             _ = snapshots.withLock { $0.removeValue(forKey: id) }
-        case .transferred, .journalChanged, .willRetry:
+        case .transferred, .journalChanged, .willRetry, .note:
             break
         }
     }

@@ -20,7 +20,7 @@ final class StartedTransfers: Sendable {
             return true
         case .ended(let id, _, _, _):
             return ids.withLock { $0.remove(id) } != nil
-        case .progress, .transferred, .journalChanged, .willRetry:
+        case .progress, .transferred, .journalChanged, .willRetry, .note:
             return true
         }
     }

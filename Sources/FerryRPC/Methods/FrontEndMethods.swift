@@ -13,7 +13,8 @@ public enum FrontEndMethods {
         RPCMethod("ferry.setLimits", setLimits),
     ]
 
-    /// `ferry.activity [since]`: the events numbered `since` or later (`ActivityFeed`), the
+    /// `ferry.activity [since, waitMillis]`: the events numbered `since` or later (`ActivityFeed`),
+    /// once there is one or `waitMillis` (at most 1,000; none by default) have passed, the
     /// number to ask with next, whether the client fell behind (`reset`: read the queue
     /// again), the live progress of every running task (with its live connections, when
     /// split), and the limits in force
@@ -21,17 +22,29 @@ public enum FrontEndMethods {
     /// queue itself and follows from `next`.
     @Sendable static func activity(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let since = call.params.isEmpty ? nil : try call.integer(0)
-        let page = call.engine.activity.page(since: since)
+        let wait = call.params.count > 1 ? try call.integer(1) : 0
+        guard wait >= 0 else { throw RPCError.invalidParams("waitMillis must be 0 or more") }
+        let page = await call.engine.activity.page(since: since, waitingUpTo: .milliseconds(min(wait, 1_000)))
         var events: [JSONValue] = []
         events.reserveCapacity(page.events.count)
         for event in page.events {
             switch event {
             case .started(let id):
                 events.append(["kind": "started", "gid": .string(GID.string(for: id))])
-            case .ended(let id, let state, let error):
+            case .ended(let id, let state, let error, let path, let received):
                 var object: [String: JSONValue] = ["kind": "ended", "gid": .string(GID.string(for: id)), "state": .string(state.rawValue)]
                 if let error { object["error"] = .string(error) }
+                if let path { object["path"] = .string(path) }
+                if let received { object["received"] = .integer(received) }
                 events.append(.object(object))
+            case .willRetry(let id, let delay):
+                events.append(["kind": "retry", "gid": .string(GID.string(for: id)), "delay": .number(delay)])
+            case .firstBytes(let id, let received, let expected):
+                var object: [String: JSONValue] = ["kind": "bytes", "gid": .string(GID.string(for: id)), "received": .integer(received)]
+                if let expected { object["expected"] = .integer(expected) }
+                events.append(.object(object))
+            case .note(let id, let text):
+                events.append(["kind": "note", "gid": .string(GID.string(for: id)), "text": .string(text)])
             case .journalChanged:
                 events.append(["kind": "journalChanged"])
             }

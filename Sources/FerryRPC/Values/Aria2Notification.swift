@@ -27,7 +27,7 @@ enum Aria2Notification {
             (name, id) = ("aria2.onDownloadError", task)
         case .ended(let task, .cancelled, _, _):
             (name, id) = ("aria2.onDownloadStop", task)
-        case .ended, .progress, .transferred, .journalChanged, .willRetry:
+        case .ended, .progress, .transferred, .journalChanged, .willRetry, .note:
             return nil
         }
         return message(name, id)

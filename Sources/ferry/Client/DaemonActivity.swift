@@ -203,13 +203,7 @@ final class DaemonActivity: TransferActivity {
                     started.insert(id)
                     events.append(.started(id))
                 }
-                var progress = TransferProgress(
-                    receivedBytes: entry["received"]?.integerValue ?? 0, expectedReceivedBytes: entry["expected"]?.integerValue,
-                    sentBytes: entry["sent"]?.integerValue ?? 0, expectedSentBytes: entry["expectedSent"]?.integerValue,
-                    bytesPerSecond: Double(entry["speed"]?.integerValue ?? 0))
-                progress.connections = entry["connections"]?.integerValue.map { Int($0) }
-                progress.sources = entry["sources"]?.arrayValue.map { $0.compactMap(DaemonActivity.source) }
-                events.append(.progress(id, progress))
+                events.append(.progress(id, DaemonActivity.progress(entry)))
             }
             return events
         }
@@ -217,6 +211,17 @@ final class DaemonActivity: TransferActivity {
 }
 
 extension DaemonActivity {
+    /// `progress(_:)` reads one live transfer of `ferry.activity`'s `progress` list.
+    static func progress(_ entry: [String: JSONValue]) -> TransferProgress {
+        var progress = TransferProgress(
+            receivedBytes: entry["received"]?.integerValue ?? 0, expectedReceivedBytes: entry["expected"]?.integerValue,
+            sentBytes: entry["sent"]?.integerValue ?? 0, expectedSentBytes: entry["expectedSent"]?.integerValue,
+            bytesPerSecond: Double(entry["speed"]?.integerValue ?? 0))
+        progress.connections = entry["connections"]?.integerValue.map { Int($0) }
+        progress.sources = entry["sources"]?.arrayValue.map { $0.compactMap(DaemonActivity.source) }
+        return progress
+    }
+
     /// `source(_:)` reads one source of a download from several at once, as the engine's
     /// activity feed lists it (`getServers`' keys); `nil` for one that does not read.
     static func source(_ value: JSONValue) -> SourceReport? {

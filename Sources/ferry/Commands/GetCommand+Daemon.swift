@@ -48,6 +48,8 @@ extension GetCommand {
         let interruption = Interruption()
         let trap = SignalTrap.install { interruption.record($0) }
         defer { trap.cancel() }
+        // Attached before the downloads are added: every event of theirs is seen.
+        guard let mark = try? await DownloadFollower.attach(daemon) else { return .refused }
         let plan: GetPlan
         do {
             plan = try await GetPlan.make(request, store: DaemonDownloads(journal: journal, daemon: daemon, retries: request.options.retries))
@@ -75,8 +77,8 @@ extension GetCommand {
             return .handled
         }
         let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
-        let outcome = await DaemonFollower(daemon: daemon, journal: journal, host: engine.name, reporter: reporter, jobs: plan.jobs)
-            .run(interruption: interruption)
+        let outcome = await DownloadFollower(door: daemon, from: mark, journal: journal, host: engine.name, reporter: reporter,
+                                             jobs: plan.jobs).run(interruption: interruption)
         reporter.clearLine()
         if case .lost(let why) = outcome {
             Console.error("\(engine.name) stopped answering (\(why)); the downloads stay in its queue")

@@ -228,26 +228,21 @@ struct GetCommand: AsyncParsableCommand {
         var factory = ResumableDownloadDelegateFactory(journal: journal.journal, checkpointInterval: checkpointInterval)
         // Every download keeps a .part from its first byte: a drop resumes, whatever the size.
         factory.usesUnnamedFiles = false
-        let jobs = plan.jobs
-        factory.sourceNote = { id, text in
-            if let job = jobs[id] { reporter.note(text, job: job, task: id) }
-        }
         options.limits.bandwidth.apply(to: &configuration)
         let scheduler = await journal.host.start(configuration, delegateFactory: factory, hooks: options.hooks, environment: environment)
-        let following = reporter.follow(scheduler, jobs: plan.jobs)
         let interruption = Interruption()
         let ids = Array(plan.jobs.keys)
         Self.noteAdoptedLeft(scheduler, journal: journal.journal, own: Set(ids), reporter: reporter, interruption: interruption)
         let interrupt: @Sendable (Int32) -> Void = { signal in
-            // Every running transfer checkpoints and keeps its .part; the tasks are paused, so
-            // no other engine takes them before this command is run again. The downloads
-            // another ferry get handed to this engine (adopted) go on after a first Ctrl-C,
-            // until they end or a second signal (or ferry stop, SIGTERM) pauses them too.
+            // The follower pauses this run's downloads (every running transfer checkpoints
+            // and keeps its .part, and no other engine takes them before this command is run
+            // again). The downloads another ferry get handed to this engine (adopted) go on
+            // after a first Ctrl-C, until they end or a second signal (or ferry stop, SIGTERM)
+            // pauses them too.
             let first = interruption.record(signal)
             Task {
                 let adopted = await scheduler.adopted.sorted { $0.rawValue < $1.rawValue }
                 if first && signal == SIGINT {
-                    await scheduler.pause(ids)
                     if !adopted.isEmpty {
                         reporter.clearLine()
                         Console.error("paused; the downloads another ferry get gave this one go on until they end (Ctrl-C again pauses them too)")
@@ -260,17 +255,26 @@ struct GetCommand: AsyncParsableCommand {
         let trap = SignalTrap.install(interrupt)
         // This engine answers on control.sock too (ferry list shows its live speed; pause and
         // limit act at once); it runs only its own downloads (`ferry.engine`), and `ferry stop`
-        // ends it as SIGTERM does.
-        journal.host.serve(RPCEngine(journal: journal.journal, runner: scheduler, defaultDirectory: directory.path,
-                                     maximumConcurrent: configuration.maximumConcurrent, runsWholeQueue: false, command: "get",
-                                     onShutdown: { interrupt(SIGTERM) }))
-        await scheduler.run(untilIdle: true)
+        // ends it as SIGTERM does. This run follows its downloads through the same methods,
+        // in this process, as a run handing them to a daemon follows them there.
+        let engine = RPCEngine(journal: journal.journal, runner: scheduler, defaultDirectory: directory.path,
+                               maximumConcurrent: configuration.maximumConcurrent, runsWholeQueue: false, command: "get",
+                               onShutdown: { interrupt(SIGTERM) })
+        journal.host.serve(engine)
+        let door = LocalDoor(dispatcher: RPCDispatcher(engine: engine, secret: nil))
+        let follower = DownloadFollower(door: door, from: try await DownloadFollower.attach(door), journal: journal.journal, host: nil,
+                                        reporter: reporter, jobs: plan.jobs)
+        let stopped = Mutex(false)
+        let running = Task {
+            await scheduler.run(untilIdle: true)
+            stopped.withLock { $0 = true }
+        }
+        let outcome = await follower.run(interruption: interruption, engineEnded: { stopped.withLock { $0 } })
+        await running.value
         await journal.host.closeDoor()
         trap.cancel()
         scheduler.finishEvents()
-        await following.value
         reporter.clearLine()
-        let summary = await scheduler.summary
         let journalError = await scheduler.lastJournalError
         let interrupted = interruption.exitStatus != nil ? await InterruptedGet.message(journal: journal.journal, ids: ids) : nil
         journal.close()
@@ -282,6 +286,8 @@ struct GetCommand: AsyncParsableCommand {
             Console.error(journalError.description)
             throw ExitStatus.localFile
         }
+        if case .lost(let why) = outcome { Console.error("the downloads could not be followed to their end (\(why)); ferry list shows them") }
+        guard case .ended(let summary) = outcome else { throw ExitStatus.transferFailed }
         throw request.finalStatus(summary.exitStatus) ?? ExitStatus.success
     }
 }

@@ -78,7 +78,7 @@ final class EventPrinter: Sendable {
             } else {
                 note(.ended(id, state, error: error, path: path))
             }
-        case .journalChanged, .transferred, .willRetry:
+        case .journalChanged, .transferred, .willRetry, .note:
             return
         }
     }

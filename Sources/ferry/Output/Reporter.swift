@@ -129,6 +129,9 @@ final class Reporter: Sendable {
         case .ended(let id, let taskState, let error, let path):
             guard let job = jobs[id] else { return }
             ended(id, job: job, state: taskState, error: error, path: path)
+        case .note(let id, let text):
+            guard let job = jobs[id] else { return }
+            note(text, job: job, task: id)
         case .transferred, .journalChanged:
             break
         }
