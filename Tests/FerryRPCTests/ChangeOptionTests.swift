@@ -9,6 +9,32 @@ import Testing
 /// changes (`Aria2OptionTests` has the options applied each on its own). A task's own settings
 /// travel from `ferry add`/`get` to a daemon.
 struct ChangeOptionTests {
+    @Test func aWaitingTasksChecksumChangesAndAnEmptyOneRemovesIt() async throws {
+        // Given a paused task in an engine's journal.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-rpc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let journal = try Journal.open(at: directory + "/journal.sqlite").journal
+        defer { try? journal.close() }
+        let id = try journal.insert(NewTask(spec: TaskSpec(urls: [try TransferURL(validating: "https://example.com/iso")]),
+                                            startsPaused: true))
+        let scheduler = Scheduler(journal: journal, configuration: SchedulerConfiguration(defaultDirectory: directory))
+        let dispatcher = RPCDispatcher(engine: RPCEngine(journal: journal, runner: scheduler, defaultDirectory: directory,
+                                                         maximumConcurrent: 1, onShutdown: {}), secret: nil)
+        let gid = JSONValue.string(GID.string(for: id))
+        let digest = "sha-256=" + String(repeating: "ab", count: 32)
+
+        // When a checksum is given, then an empty one.
+        #expect(try await dispatcher.call("aria2.changeOption", [gid, ["checksum": .string(digest)]]) == "OK")
+        let checked = try #require(try journal.task(id))
+        #expect(checked.spec.checksum?.description == digest)
+        #expect(try await dispatcher.call("aria2.changeOption", [gid, ["checksum": ""]]) == "OK")
+
+        // Then the task is checked against the first, and then against none; a bad one is refused.
+        #expect(try #require(try journal.task(id)).spec.checksum == nil)
+        await #expect(throws: RPCError.self) { try await dispatcher.call("aria2.changeOption", [gid, ["checksum": "md5=zz"]]) }
+    }
+
     @Test func aQueuedTasksConnectionsAndTrustChangeAndABadValueIsRefused() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ferry-rpc-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

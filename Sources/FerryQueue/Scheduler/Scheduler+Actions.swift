@@ -51,6 +51,15 @@ extension Scheduler {
         return true
     }
 
+    /// `runOnly(_:)` gives a scheduler that runs only some tasks (`onlyTasks`) the tasks its
+    /// command queued before it runs: its own, not adopted ones. False once it runs.
+    public func runOnly(_ ids: [TaskID]) -> Bool {
+        guard phase == .idle, let only = configuration.onlyTasks else { return false }
+        configuration.onlyTasks = only.union(ids)
+        runnable = Journal.RunnableFilter(only: configuration.onlyTasks)
+        return true
+    }
+
     /// `retry(_:)` queues failed tasks again from their first mirror, and starts tasks
     /// waiting for a retry at once; returns the tasks concerned.
     @discardableResult

@@ -21,7 +21,9 @@ extension Aria2Methods {
     /// waiting or paused task; a running transfer keeps its own until it is paused or retried
     /// (aria2 restarts an active download for them; Ferry does not cut a transfer). `dir` and
     /// `out` move a download that has written nothing yet; once it has bytes on disk they are
-    /// accepted and ignored, so its partial file is not lost.
+    /// accepted and ignored, so its partial file is not lost. `checksum` applies to a task not
+    /// transferring (as aria2's, for a waiting or paused download), an empty value removing
+    /// it; a transfer under way keeps the one it started with.
     @Sendable static func changeOption(_ call: RPCCall) async throws(RPCError) -> JSONValue {
         let id = try call.gid(0)
         let engine = call.engine
@@ -30,7 +32,10 @@ extension Aria2Methods {
         guard record.state != .done, record.state != .cancelled else {
             throw RPCError.failed("Cannot change option for GID#\(GID.string(for: id))")
         }
-        let given = try call.object(1)
+        var given = try call.object(1)
+        // An empty checksum asks for none: read apart, as no checksum parses from it.
+        let dropsChecksum = given["checksum"] == .string("")
+        if dropsChecksum { given.removeValue(forKey: "checksum") }
         let options = try AddOptions(given, origin: call.origin)
         let draft = options.draft
         var ignored = options.ignored
@@ -41,8 +46,15 @@ extension Aria2Methods {
                 applied.remove(key)
             }
         }
-        ignore(["checksum", "pause", "priority", "content-disposition"],
+        ignore(["pause", "priority", "content-disposition"],
                "set when a task is added (pause and unpause, changePosition for its place)")
+        if given["checksum"] != nil || dropsChecksum {
+            if engine.live.progress(of: id) != nil {
+                ignore(["checksum"], "a transfer under way keeps the checksum it started with")
+            } else {
+                try engine.journalCall { () throws(QueueError) in try engine.journal.setChecksum(draft.checksum, for: id) }
+            }
+        }
         if given["dir"] != nil || given["out"] != nil {
             try changeDestination(record, draft: draft, engine: engine, ignore: ignore)
         }

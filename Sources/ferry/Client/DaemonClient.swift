@@ -24,18 +24,6 @@ struct DaemonClient {
         socketPath = directory.controlSocketPath
     }
 
-    /// `call(_:_:)` calls a method and returns its result. An error the daemon answers is
-    /// printed and ends the command: status 4 for the journal's errors, 2 for the others (a
-    /// refused input). A daemon that stops answering midway ends it with status 1.
-    func call(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
-        switch try await attempt(method, params) {
-        case .success(let result):
-            return result
-        case .failure(let error):
-            throw DaemonClient.fail(error)
-        }
-    }
-
     /// `attempt(_:_:)` is `call(_:_:)` with the error the daemon answered returned, for a
     /// command that words some of them itself.
     func attempt(_ method: String, _ params: [JSONValue] = []) async throws -> Result<JSONValue, RPCError> {
@@ -59,17 +47,6 @@ struct DaemonClient {
     static func fail(_ error: RPCError) -> ExitStatus {
         Console.error(error.message)
         return error.message.hasPrefix("journal: ") ? ExitStatus.localFile : ExitStatus.usage
-    }
-
-    /// `answer(_:_:)` calls a method whose answer must be read by `read`: an answer it cannot
-    /// read ends the command with status 1.
-    func answer<T>(_ method: String, _ params: [JSONValue] = [], read: (JSONValue) -> T?) async throws -> T {
-        let result = try await call(method, params)
-        guard let value = read(result) else {
-            Console.error("the daemon's answer to \(method) is not understood")
-            throw ExitStatus.transferFailed
-        }
-        return value
     }
 }
 

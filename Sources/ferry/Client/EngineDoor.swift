@@ -11,13 +11,33 @@ protocol EngineDoor {
     func request(_ method: String, _ params: [JSONValue]) async throws -> Result<JSONValue, RPCError>
 }
 
-extension DaemonClient: EngineDoor {
-    func request(_ method: String, _ params: [JSONValue]) async throws -> Result<JSONValue, RPCError> {
-        do {
-            return .success(try await ControlClient.call(socketPath: socketPath, method: method, params: params))
-        } catch .rpc(let error) {
-            return .failure(error)
+extension EngineDoor {
+    /// `call(_:_:)` calls a method and returns its result. An error the engine answers is
+    /// printed and ends the command: status 4 for the journal's errors, 2 for the others (a
+    /// refused input).
+    func call(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
+        switch try await request(method, params) {
+        case .success(let result): return result
+        case .failure(let error): throw DaemonClient.fail(error)
         }
+    }
+
+    /// `answer(_:_:read:)` calls a method whose answer must be read by `read`: an answer it
+    /// cannot read ends the command with status 1.
+    func answer<T>(_ method: String, _ params: [JSONValue] = [], read: (JSONValue) -> T?) async throws -> T {
+        let result = try await call(method, params)
+        guard let value = read(result) else {
+            Console.error("the engine's answer to \(method) is not understood")
+            throw ExitStatus.transferFailed
+        }
+        return value
+    }
+}
+
+extension DaemonClient: EngineDoor {
+    /// `request(_:_:)` is `attempt(_:_:)`: `Absent` when no engine listens (nothing was sent).
+    func request(_ method: String, _ params: [JSONValue]) async throws -> Result<JSONValue, RPCError> {
+        try await attempt(method, params)
     }
 }
 

@@ -11,7 +11,7 @@ import Foundation
 /// which: what it prints is the answer either way.
 ///
 /// Threads: used from the command's task only.
-final class QueueClient {
+final class QueueClient: EngineDoor {
     private enum Door {
         case socket(DaemonClient)
         case local(RPCDispatcher, Journal)
@@ -52,16 +52,6 @@ final class QueueClient {
         return nil
     }
 
-    /// `call(_:_:)` calls a method and returns its result. An error answered is printed and
-    /// ends the command: status 4 for the journal's errors, 2 for the others (a refused
-    /// input). An engine that stops answering midway ends it with status 1.
-    func call(_ method: String, _ params: [JSONValue] = []) async throws -> JSONValue {
-        switch try await attempt(method, params) {
-        case .success(let result): return result
-        case .failure(let error): throw DaemonClient.fail(error)
-        }
-    }
-
     /// `attempt(_:_:)` is `call(_:_:)` with the error answered returned, for a command that
     /// words some of them itself. An engine gone before the request was sent (it did nothing)
     /// leaves the call to this process's dispatcher.
@@ -83,15 +73,9 @@ final class QueueClient {
         }
     }
 
-    /// `answer(_:_:read:)` calls a method whose answer must be read by `read`: an answer it
-    /// cannot read ends the command with status 1.
-    func answer<T>(_ method: String, _ params: [JSONValue] = [], read: (JSONValue) -> T?) async throws -> T {
-        let result = try await call(method, params)
-        guard let value = read(result) else {
-            Console.error("the answer to \(method) is not understood")
-            throw ExitStatus.transferFailed
-        }
-        return value
+    /// `request(_:_:)` is `attempt(_:_:)`, for `call(_:_:)` and `answer(_:_:read:)`.
+    func request(_ method: String, _ params: [JSONValue]) async throws -> Result<JSONValue, RPCError> {
+        try await attempt(method, params)
     }
 
     /// `close()` closes the journal this process opened, if it opened one.

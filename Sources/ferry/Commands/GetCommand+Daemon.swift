@@ -52,7 +52,7 @@ extension GetCommand {
         guard let mark = try? await DownloadFollower.attach(daemon) else { return .refused }
         let plan: GetPlan
         do {
-            plan = try await GetPlan.make(request, store: DaemonDownloads(journal: journal, daemon: daemon, retries: request.options.retries))
+            plan = try await GetPlan.make(request, store: QueuedDownloads(journal: journal, door: daemon, retries: request.options.retries))
         } catch is DaemonClient.Absent {
             return .refused
         } catch {

@@ -52,7 +52,7 @@ extension GetPlan {
     /// `addListed(_:request:store:finished:unfinished:used:)` plans the entries of `-i FILE` as
     /// `make` plans URLs: an entry an earlier run of the same command saved is not fetched
     /// again, an unfinished one continues, any other is recorded anew.
-    mutating func addListed(_ tasks: [NewTask], request: GetRequest, store: some GetTaskStore, finished: [TaskRecord],
+    mutating func addListed(_ tasks: [NewTask], request: GetRequest, store: QueuedDownloads, finished: [TaskRecord],
                             unfinished: [TaskRecord], used: inout Set<TaskID>) async throws {
         for task in tasks {
             let spec = task.spec

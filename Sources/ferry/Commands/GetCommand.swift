@@ -181,21 +181,6 @@ struct GetCommand: AsyncParsableCommand {
                 journal = try await Self.openOnceFree(stateDirectory: stateDir, environment: environment)
             }
         }
-        let plan: GetPlan
-        do {
-            plan = try await GetPlan.make(request, store: journal)
-        } catch {
-            journal.close()
-            throw GetPlan.fail(error)
-        }
-        let style = Reporter.Style(json: options.json)
-        if !plan.jobs.isEmpty, let note = options.limits.bandwidth.keptLimitNote(journal: journal.journal) { Console.error(note) }
-        guard plan.announce(style: style) else {
-            journal.close()
-            if let status = request.finalStatus(0) { throw status }
-            return
-        }
-
         // The same scheduler as the queue's, running only this command's tasks.
         // Every connection counts against both limits: -x N asks for N of them.
         // A file from several sources at once opens two connections per source unless -x says.
@@ -207,7 +192,7 @@ struct GetCommand: AsyncParsableCommand {
                                                    maximumConcurrent: max(options.limits.maxConcurrent, connections),
                                                    maximumPerHost: max(options.limits.maxPerHost, connections),
                                                    retryPolicy: options.retryPolicy)
-        configuration.onlyTasks = Set(plan.jobs.keys)
+        configuration.onlyTasks = []
         configuration.lowSpeedLimit = lowSpeed.limit
         configuration.lowSpeedTime = lowSpeed.time
         configuration.securityPolicy = connection.policy
@@ -219,7 +204,8 @@ struct GetCommand: AsyncParsableCommand {
         configuration.cookieFiles = connection.cookieFiles
         configuration.cookieJar = connection.cookieJar
         configuration.acceptsCompression = options.compressed
-        let reporter = Reporter(style: style, jobCount: plan.jobs.count, verb: "downloading")
+        let style = Reporter.Style(json: options.json)
+        let reporter = Reporter(style: style, jobCount: 0, verb: "downloading")
         if options.verbose {
             configuration.headTrace = { trace in reporter.showHead(trace) }
         }
@@ -231,12 +217,10 @@ struct GetCommand: AsyncParsableCommand {
         options.limits.bandwidth.apply(to: &configuration)
         let scheduler = await journal.host.start(configuration, delegateFactory: factory, hooks: options.hooks, environment: environment)
         let interruption = Interruption()
-        let ids = Array(plan.jobs.keys)
-        Self.noteAdoptedLeft(scheduler, journal: journal.journal, own: Set(ids), reporter: reporter, interruption: interruption)
         let interrupt: @Sendable (Int32) -> Void = { signal in
-            // The follower pauses this run's downloads (every running transfer checkpoints
-            // and keeps its .part, and no other engine takes them before this command is run
-            // again). The downloads another ferry get handed to this engine (adopted) go on
+            // The follower pauses this run's downloads on any signal (every running transfer
+            // checkpoints and keeps its .part, and no other engine takes them before this
+            // command is run again). The downloads another ferry get handed to this engine (adopted) go on
             // after a first Ctrl-C, until they end or a second signal (or ferry stop, SIGTERM)
             // pauses them too.
             let first = interruption.record(signal)
@@ -248,22 +232,39 @@ struct GetCommand: AsyncParsableCommand {
                         Console.error("paused; the downloads another ferry get gave this one go on until they end (Ctrl-C again pauses them too)")
                     }
                 } else {
-                    await scheduler.pause(ids + adopted)
+                    await scheduler.pause(adopted)
                 }
             }
         }
-        let trap = SignalTrap.install(interrupt)
         // This engine answers on control.sock too (ferry list shows its live speed; pause and
         // limit act at once); it runs only its own downloads (`ferry.engine`), and `ferry stop`
-        // ends it as SIGTERM does. This run follows its downloads through the same methods,
-        // in this process, as a run handing them to a daemon follows them there.
+        // ends it as SIGTERM does. This run queues and follows its downloads through the same
+        // methods, in this process, as a run handing them to a daemon does there.
         let engine = RPCEngine(journal: journal.journal, runner: scheduler, defaultDirectory: directory.path,
                                maximumConcurrent: configuration.maximumConcurrent, runsWholeQueue: false, command: "get",
                                onShutdown: { interrupt(SIGTERM) })
-        journal.host.serve(engine)
         let door = LocalDoor(dispatcher: RPCDispatcher(engine: engine, secret: nil))
-        let follower = DownloadFollower(door: door, from: try await DownloadFollower.attach(door), journal: journal.journal, host: nil,
-                                        reporter: reporter, jobs: plan.jobs)
+        let mark = try await DownloadFollower.attach(door)
+        let plan: GetPlan
+        do {
+            plan = try await GetPlan.make(request, store: QueuedDownloads(journal: journal.journal, door: door, retries: options.retries))
+        } catch {
+            journal.close()
+            throw GetPlan.fail(error)
+        }
+        if !plan.jobs.isEmpty, let note = options.limits.bandwidth.keptLimitNote(journal: journal.journal) { Console.error(note) }
+        guard plan.announce(style: style) else {
+            journal.close()
+            if let status = request.finalStatus(0) { throw status }
+            return
+        }
+        let ids = Array(plan.jobs.keys)
+        _ = await scheduler.runOnly(ids)
+        reporter.expect(plan.jobs.count)
+        Self.noteAdoptedLeft(scheduler, journal: journal.journal, own: Set(ids), reporter: reporter, interruption: interruption)
+        let trap = SignalTrap.install(interrupt)
+        journal.host.serve(engine)
+        let follower = DownloadFollower(door: door, from: mark, journal: journal.journal, host: nil, reporter: reporter, jobs: plan.jobs)
         let stopped = Mutex(false)
         let running = Task {
             await scheduler.run(untilIdle: true)
@@ -358,28 +359,6 @@ struct GetRequest {
     }
 }
 
-/// `GetTaskStore` is where `ferry get` records its downloads: its own journal under the
-/// engine lock (`DownloadJournal`), or the daemon running the queue (`DaemonDownloads`).
-protocol GetTaskStore {
-    /// `journal` is read for the downloads of earlier runs of the same command.
-    var journal: Journal { get }
-    /// `requeue(_:speedCap:)` queues an unfinished download of an earlier run again, with this
-    /// run's speed cap, and returns its entry.
-    func requeue(_ record: TaskRecord, speedCap: Int64?) async throws -> DownloadJournal.Entry
-    /// `insert(_:)` records a new download (with its piece hashes, when it has some).
-    func insert(_ task: NewTask) async throws -> DownloadJournal.Entry
-    /// `adopt(_:of:)` gives a requeued download this run's connections and minimum split.
-    func adopt(_ options: TaskOptions, of record: TaskRecord) async throws
-    /// `adopt(_:of:)` gives a requeued download this run's trust, login, proxy and cookie settings.
-    func adopt(_ connection: ConnectionSettings, of record: TaskRecord) async throws
-    /// `adopt(_:of:)` gives a requeued download this run's checksum, or none.
-    func adopt(_ checksum: Checksum?, of record: TaskRecord) async throws
-    /// `forget(_:)` removes a finished download this run queued again (its file changed).
-    func forget(_ record: TaskRecord) async throws
-}
-
-extension DownloadJournal: GetTaskStore {}
-
 /// `GetPlan` is what one `ferry get` runs: each URL's task in the journal (an unfinished one
 /// of an earlier run of the same command, or a new one), and the files it already saved.
 struct GetPlan {
@@ -388,7 +367,7 @@ struct GetPlan {
     /// Files an earlier run of the same command saved; not fetched again.
     var alreadySaved: [String] = []
 
-    static func make(_ request: GetRequest, store: some GetTaskStore) async throws -> GetPlan {
+    static func make(_ request: GetRequest, store: QueuedDownloads) async throws -> GetPlan {
         var plan = GetPlan()
         let options = request.options
         let unfinished = try store.journal.unfinishedDownloads()

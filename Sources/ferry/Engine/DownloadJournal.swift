@@ -52,23 +52,6 @@ final class DownloadJournal: Sendable {
         return DownloadJournal(host: try EngineHost.acquire(directory, policy: .moveAside))
     }
 
-    /// The task of an unfinished download from an earlier run, queued again with this run's
-    /// speed cap (a paused or failed one is queued; the scheduler resumes its `.part`).
-    func requeue(_ record: TaskRecord, speedCap: Int64?) throws(QueueError) -> Entry {
-        if record.state == .paused || record.state == .failed || record.state == .running {
-            try journal.updateState(record.id, to: .queued)
-        }
-        if record.spec.options.maxDownloadLimit != speedCap {
-            try journal.setMaxDownloadLimit(speedCap, for: record.id)
-        }
-        return Entry(requeued: record)
-    }
-
-    /// A new queued task.
-    func insert(_ task: NewTask) throws(QueueError) -> Entry {
-        Entry(id: try journal.insert(task), resumesAt: 0)
-    }
-
     /// Ends the run's engine: the network watch, the journal, the engine lock.
     func close() {
         host.close()

@@ -76,23 +76,17 @@ final class Reporter: Sendable {
         state.withLock { $0.total = jobCount }
     }
 
+    /// `expect(_:)` sets the number of jobs the run shows (known once it is planned).
+    func expect(_ jobCount: Int) {
+        state.withLock { $0.total = jobCount }
+    }
+
     /// Follows the session's events until it is invalidated.
     func follow(_ session: SessionManager) -> Task<Void, Never> {
         let events = session.events()
         return Task.detached { [self] in
             for await event in events {
                 if case .progress(let id, let progress) = event { self.progress(taskID: id, progress) }
-            }
-        }
-    }
-
-    /// `follow(_:jobs:)` shows the events of `scheduler`'s tasks in `jobs` until its events end
-    /// (`Scheduler.finishEvents()`); subscribe before the scheduler runs.
-    func follow(_ scheduler: Scheduler, jobs: [TaskID: Job]) -> Task<Void, Never> {
-        let events = scheduler.events()
-        return Task.detached { [self] in
-            for await event in events {
-                self.show(event, jobs: jobs)
             }
         }
     }
