@@ -7,13 +7,13 @@ extension Journal {
     /// Progress checkpoints do not change it. Polling it is one indexed read of one row, so
     /// the engine can call it every second to notice `ferry add` from another shell.
     public func revision() throws(QueueError) -> Int64 {
-        try read { db in try JournalMeta.value(db, .revision) }
+        try readStatement { db in try JournalMeta.value(db, .revision) }
     }
 
     /// `orderRevision()` grows with every manual change of the queue order (`move`,
     /// `setPriority`); 0 before the first.
     public func orderRevision() throws(QueueError) -> Int64 {
-        try read { db in try JournalMeta.value(db, .orderRevision) }
+        try readStatement { db in try JournalMeta.value(db, .orderRevision) }
     }
 }
 

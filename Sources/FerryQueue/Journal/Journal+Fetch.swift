@@ -3,7 +3,7 @@ import GRDB
 extension Journal {
     /// `task(_:)` returns the task with `id`, or `nil` if there is none.
     public func task(_ id: TaskID) throws(QueueError) -> TaskRecord? {
-        try read { db in
+        try readStatement { db in
             // Cached: `aria2.tellStatus` reads one task per call.
             try TaskLoader.load(db, statement: db.cachedStatement(sql: "SELECT \(TaskLoader.columnList) FROM task WHERE id = ?"),
                                 arguments: [id.rawValue], expected: 1).first
@@ -14,7 +14,7 @@ extension Journal {
     /// callers that need only that (a line per finished download); `nil` if the task has
     /// none or is gone.
     public func finalPath(of id: TaskID) throws(QueueError) -> String? {
-        try read { db in
+        try readStatement { db in
             try String.fetchOne(db.cachedStatement(sql: "SELECT final_path FROM task WHERE id = ?"),
                                 arguments: [id.rawValue])
         }
@@ -234,7 +234,7 @@ extension Journal {
     /// `segments(of:)` returns the byte ranges of a segmented download, by start offset;
     /// empty for a single-stream download.
     public func segments(of id: TaskID) throws(QueueError) -> [Segment] {
-        try read { db in
+        try readStatement { db in
             try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT start, "end", durable_offset FROM segment WHERE task_id = ? ORDER BY start
                 """), arguments: [id.rawValue]).map { row in

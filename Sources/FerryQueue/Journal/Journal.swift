@@ -124,6 +124,17 @@ public final class Journal: Sendable {
         }
     }
 
+    /// `readStatement(_:)` runs `body`, which runs one statement, on a reader connection
+    /// without a transaction: a single SELECT reads one snapshot of the WAL by itself, and
+    /// the BEGIN and COMMIT around it cost a status call about a tenth of its time.
+    func readStatement<T>(_ body: (Database) throws -> T) throws(QueueError) -> T {
+        do {
+            return try pool.unsafeRead(body)
+        } catch {
+            throw QueueError(converting: error, path: path)
+        }
+    }
+
     /// `write(_:)` runs `body` in an IMMEDIATE transaction, converting errors to `QueueError`.
     func write<T>(_ body: (Database) throws -> T) throws(QueueError) -> T {
         do {
