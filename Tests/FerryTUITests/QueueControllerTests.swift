@@ -285,6 +285,23 @@ import Testing
         #expect(harness.waitUntil { $0.state.stats.count(.running) == 1 && $0.state.stats.count(.done) == 1 })
     }
 
+    @Test func whatADownloadDidAboutOneOfItsSourcesIsSaidOnTheMessageLine() throws {
+        // Given a running download from several sources
+        let activity = FakeActivity()
+        var id = TaskID(0)
+        let harness = try ControllerHarness(activity: activity) { journal, directory in
+            id = try journal.insert(ControllerHarness.download("http://127.0.0.1/mirrored.iso", in: directory.path))
+            try journal.updateState(id, to: .running)
+        }
+        activity.emit(.started(id))
+        #expect(harness.waitUntil { $0.row(named: "mirrored.iso")?.state == .running })
+        // When the engine says it dropped a source
+        activity.emit(.note(id, "http://127.0.0.1/a answered 404; trying the next mirror"))
+        // Then the message line says so, for that task, as a note (not an error)
+        #expect(harness.waitUntil { $0.state.message?.text == "#\(id.rawValue): http://127.0.0.1/a answered 404; trying the next mirror" })
+        #expect(harness.state.message?.isError == false)
+    }
+
     @Test func engineEventsShowLiveProgressAndCommandsGoToTheEngine() throws {
         // Given a running task and an engine
         let activity = FakeActivity()

@@ -11,6 +11,9 @@ public enum ActivityEvent: Sendable {
     case progress(TaskID, TransferProgress)
     /// `ended`: the attempt ended in `state`, with the masked error message if it failed.
     case ended(TaskID, TaskState, error: String?)
+    /// `note`: what a download from several sources did about one of them, in words ("...
+    /// answered 404; trying the next mirror"), for the message line.
+    case note(TaskID, String)
     /// `journalChanged`: the engine changed the queue in a way other than the above.
     case journalChanged
     /// `limits`: the engine's concurrency limits, at attach and whenever they change.

@@ -474,6 +474,8 @@ public final class QueueController: TaskController {
                 state.rangesReadAt[id.rawValue] = nil
             }
             refresh(id, ended: true)
+        case .note(let id, let text):
+            post([.message(StatusMessage("#\(id.rawValue): \(text)"))])
         case .journalChanged:
             // Every change to the queue moves the revision; progress arrives as events.
             refreshIfChanged()

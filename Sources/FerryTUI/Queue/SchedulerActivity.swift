@@ -39,7 +39,8 @@ public final class SchedulerActivity: TransferActivity {
     /// `transferred` (the row stays running, at 100 %, until `ended`).
     static func activityEvent(_ event: SchedulerEvent) -> ActivityEvent? {
         switch event {
-        case .transferred, .willRetry, .note: nil
+        case .transferred, .willRetry: nil
+        case .note(let id, let text): .note(id, text)
         case .started(let id): .started(id)
         case .progress(let id, let progress): .progress(id, progress)
         case .ended(let id, let state, let error, _): .ended(id, state, error: error)

@@ -189,6 +189,8 @@ final class DaemonActivity: TransferActivity {
                 case "started":
                     started.insert(id)
                     events.append(.started(id))
+                case "note":
+                    if let text = event["text"]?.stringValue { events.append(.note(id, text)) }
                 case "ended":
                     started.remove(id)
                     let state = event["state"]?.stringValue.flatMap(TaskState.init(rawValue:)) ?? .queued
