@@ -220,9 +220,9 @@ struct GetCommand: AsyncParsableCommand {
         let interrupt: @Sendable (Int32) -> Void = { signal in
             // The follower pauses this run's downloads on any signal (every running transfer
             // checkpoints and keeps its .part, and no other engine takes them before this
-            // command is run again). The downloads another ferry get handed to this engine (adopted) go on
-            // after a first Ctrl-C, until they end or a second signal (or ferry stop, SIGTERM)
-            // pauses them too.
+            // command is run again). The downloads another ferry get handed to this engine
+            // (adopted) go on after a first Ctrl-C, until they end or a second signal (or
+            // ferry stop, SIGTERM) pauses them too.
             let first = interruption.record(signal)
             Task {
                 let adopted = await scheduler.adopted.sorted { $0.rawValue < $1.rawValue }
